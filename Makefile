@@ -1,0 +1,29 @@
+# make lab  - create .venv if missing, install the kit, open JupyterLab at chapter 00
+# make test - create .venv if missing, install the test extras, run every test (incl. nbval)
+# make bench - print the benchmark table
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(PY) -m jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

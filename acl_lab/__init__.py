@@ -1,0 +1,74 @@
+"""acl_lab: learn the AscendCL runtime in Jupyter, on a faithful simulator or a real NPU.
+
+    import acl_lab
+    acl = acl_lab.load()            # pyACL-shaped: acl.init(), acl.rt.malloc(...), ...
+    acl_lab.check(acl.init())       # raise AclLabError with the explanation on failure
+
+Heavy pieces (the simulator, numpy, widgets) load on first use, so importing stays fast.
+"""
+from __future__ import annotations
+
+from . import constants
+from .errors import AclLabError, explain
+
+__all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
+           "constants"]
+__version__ = "0.1.0"
+
+_active = None   # (Backend, Traced acl, Trace) of the last load()
+
+
+def load(backend: str | None = None, profile: str | None = None):
+    """The pyACL-shaped ``acl`` object of the chosen backend, with every call traced.
+
+    backend: "sim" (default) or "ascend"; else $ACL_LAB_BACKEND. profile (simulator only):
+    "910b" (default), "310", "310p", "200dk"; else $ACL_LAB_PROFILE. Asking the simulator
+    for another profile than the running one starts a fresh simulated process.
+    """
+    global _active
+    from .backends import select
+    from .trace import Trace, Traced
+
+    chosen = select(backend, profile)
+    if _active is not None and _active[0].acl is chosen.acl:
+        return _active[1]
+    trace = Trace(chosen.clock, chosen.last_task)
+    _active = (chosen, Traced(chosen.acl, trace), trace)
+    return _active[1]
+
+
+def _current():
+    if _active is None:
+        load()
+    return _active
+
+
+def reset(profile: str | None = None) -> None:
+    """Start a fresh simulated process (optionally on another profile) and clear the trace.
+    Every ``acl`` object already handed out keeps working, on the new process."""
+    backend, _, trace = _current()
+    backend.reset(profile)
+    trace.clear()
+
+
+def snapshot() -> dict:
+    """Allocations, pools, streams, events and contexts of the active backend, as plain data."""
+    return _current()[0].snapshot()
+
+
+def tracer():
+    """The call trace of the active backend (``tracer().table(20)`` for a readable table)."""
+    return _current()[2]
+
+
+def check(ret, what: str | None = None) -> None:
+    """Raise AclLabError if ``ret`` (a code, or a pyACL ``(value, ret)`` tuple) is not 0.
+
+    The message is the backend's own explanation (acl.get_recent_err_msg()).
+    """
+    code = ret[-1] if isinstance(ret, tuple) else ret
+    if code != 0:
+        message = _current()[1].get_recent_err_msg() or None
+        if what and message:
+            message = f"{what}: {message}"
+        raise AclLabError(code, message)

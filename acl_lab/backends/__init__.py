@@ -1,0 +1,55 @@
+"""Backend registry and selection: "sim" (default, the simulator) or "ascend" (real pyACL).
+
+A backend gives ``load()`` three things: the pyACL-shaped ``acl`` object, a modeled clock
+for the trace, and a snapshot of its state as plain data.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable
+
+BACKENDS = ("sim", "ascend")
+
+
+@dataclass
+class Backend:
+    name: str
+    acl: object
+    clock: Callable[[], float]
+    last_task: Callable[[], object]
+    snapshot: Callable[[], dict]
+    reset: Callable[[str | None], None]
+
+
+_SIM = None
+
+
+def _sim_backend(profile: str | None) -> Backend:
+    global _SIM
+    from ..sim.api import Simulator
+    from ..sim.profiles import get_profile
+
+    wanted = get_profile(profile) if profile else None
+    if _SIM is None:
+        _SIM = Simulator(wanted)
+    elif wanted is not None and wanted is not _SIM.rt.profile:
+        _SIM.reset(wanted)
+    sim = _SIM
+    return Backend(
+        name="sim", acl=sim.acl,
+        clock=lambda: sim.rt.sched.now_us,
+        last_task=lambda: sim.rt.sched.timeline[-1] if sim.rt.sched.timeline else None,
+        snapshot=lambda: sim.rt.snapshot(),
+        reset=lambda p=None: sim.reset(get_profile(p) if p else None),
+    )
+
+
+def select(backend: str | None = None, profile: str | None = None) -> Backend:
+    name = (backend or os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
+    if name == "sim":
+        return _sim_backend(profile)
+    if name == "ascend":
+        from .ascend import ascend_backend
+        return ascend_backend()
+    raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")

@@ -1,0 +1,1 @@
+"""The AscendCL runtime simulator: one file per concern (see design notes)."""

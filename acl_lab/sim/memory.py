@@ -1,0 +1,346 @@
+"""Page pools, allocations and the address map of one simulated process.
+
+Device memory comes from per-device page pools (DDR/HBM x huge/normal/1G, P2P) sized by
+the profile; aclrtMallocHost memory from a host pool of pinned pages; numpy arrays and
+bytes passed through acl.util are registered as pageable host memory. Every allocation
+is a byte range at a deterministic address; its bytes live in lazy storage.
+"""
+from __future__ import annotations
+
+import weakref
+from bisect import bisect_right, insort
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import constants as C
+from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from .freelist import FreeList
+from .profiles import GiB, MiB, PoolSpec, Profile
+from .simerror import SimError
+from .storage import LazyStorage
+
+DEVICE_BASE = 0x12C0_0000_0000   # device d's pools start at DEVICE_BASE + d * DEVICE_STRIDE
+DEVICE_STRIDE = 1 << 40
+HOST_BASE = 0x7F10_0000_0000     # aclrtMallocHost (pinned) memory
+PAGEABLE_BASE = 0x5610_0000_0000  # numpy arrays / bytes registered through acl.util
+HUGE_FIRST_THRESHOLD = 1 * MiB   # HUGE_FIRST: padded sizes up to 1 MiB take normal pages
+_P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+                 C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+
+# Which API frees what (rule 1 and 2 of the seeds): allocator -> the one call that frees it.
+FREED_BY = {
+    "malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
+    "dvpp_malloc": "dvpp_free", "malloc_host": "free_host",
+}
+_C_NAMES = {
+    "malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
+    "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
+    "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
+    "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
+    "dvpp_free": "acldvppFree",
+}
+
+
+def c_name(api: str) -> str:
+    return _C_NAMES.get(api, api)
+
+
+class Pool:
+    """One page pool: an address range, its free list and its lazily stored bytes."""
+
+    def __init__(self, spec: PoolSpec, device: int | None, base: int):
+        self.spec, self.device, self.base = spec, device, base
+        self.blocks = FreeList(base, spec.size)
+        self.storage = LazyStorage(spec.size)
+
+    @property
+    def label(self) -> str:
+        where = "host" if self.device is None else f"device {self.device}"
+        return f"{self.spec.label} ({where})"
+
+
+@dataclass(eq=False)
+class Allocation:
+    ptr: int
+    size: int              # bytes the caller asked for (the usable range)
+    footprint: int         # bytes taken from the pool (ALIGN_UP + padding)
+    api: str               # malloc, malloc_align32, malloc_cached, dvpp_malloc, malloc_host, numpy, bytes
+    location: str          # "device" or "host" (where a copy must treat it as living)
+    device: int | None
+    pool: Pool | None = None
+    pinned: bool = False
+    policy: int | None = None
+    _owner: object = field(default=None, repr=False)  # pageable: (weak)ref to the array / bytes
+
+    @property
+    def end(self) -> int:
+        return self.ptr + self.size
+
+    def owner(self):
+        o = self._owner
+        return o() if isinstance(o, weakref.ref) else o
+
+    def view(self, offset: int, n: int) -> np.ndarray:
+        """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
+        if self.pool is not None:
+            return self.pool.storage.view(self.ptr - self.pool.base + offset, n)
+        return _flat_bytes(self.owner())[offset:offset + n]
+
+    def describe(self) -> str:
+        where = self.pool.label if self.pool else "pageable host memory"
+        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {where})"
+
+
+def _flat_bytes(obj) -> np.ndarray:
+    if isinstance(obj, np.ndarray):
+        return obj.reshape(-1).view(np.uint8)
+    return np.frombuffer(obj, dtype=np.uint8)
+
+
+def _root_array(arr: np.ndarray) -> np.ndarray:
+    """The ndarray that owns ``arr``'s buffer, so views of one buffer share one registration."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+class Memory:
+    """All memory of one simulated process."""
+
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        self.device_pools: dict[int, list[Pool]] = {}
+        for d in range(profile.device_count):
+            base, pools = DEVICE_BASE + d * DEVICE_STRIDE, []
+            for spec in profile.pools:
+                pools.append(Pool(spec, d, base))
+                base += -(-spec.size // GiB) * GiB + GiB   # a 1 GiB hole between pools
+            self.device_pools[d] = pools
+        host_spec = PoolSpec("host", "normal", profile.host_pinned)
+        self.host_pool = Pool(host_spec, None, HOST_BASE) if profile.host_pinned else None
+        self.allocs: dict[int, Allocation] = {}
+        self._starts: list[int] = []          # sorted starts of every live allocation
+        self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
+        self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
+        self._next_pageable = PAGEABLE_BASE
+
+    # ----- allocation -------------------------------------------------------------------
+    def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
+        """Pools to try, in order, for a device allocation with this policy (rule 3)."""
+        flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
+        base = policy & 0xFF
+        if base not in C.MALLOC_POLICY_NAMES or policy & ~0x11FF:
+            base, flags = C.ACL_MEM_MALLOC_HUGE_FIRST, 0   # unknown values: default flags
+        p2p = base in _P2P_POLICIES
+        if base in (C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_FIRST_P2P):
+            # the driver compares the padded size: strictly above 1 MiB goes to huge pages
+            pages = ["huge", "normal"] if footprint > HUGE_FIRST_THRESHOLD else ["normal"]
+        elif base in (C.ACL_MEM_MALLOC_HUGE_ONLY, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P):
+            pages = ["huge"]
+        elif base in (C.ACL_MEM_MALLOC_NORMAL_ONLY, C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P):
+            pages = ["normal"]
+        else:
+            pages = ["huge1g"]
+        kinds = list(self.profile.kinds)
+        if "HBM" in kinds:   # HBM is used first; the bandwidth flags pick one kind
+            kinds = {C.ACL_MEM_TYPE_HIGH_BAND_WIDTH: ["HBM"],
+                     C.ACL_MEM_TYPE_LOW_BAND_WIDTH: ["DDR"]}.get(flags, ["HBM", "DDR"])
+        pools = self.device_pools[device]
+        return [p for kind in kinds for page in pages for p in pools
+                if p.spec.kind == kind and p.spec.page == page and p.spec.p2p == p2p]
+
+    def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
+        cname = c_name(api)
+        if size <= 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{cname}: size is {size}. Ask for at least 1 byte.")
+        if api == "malloc_cached" and policy & 0xFF == C.ACL_MEM_MALLOC_HUGE_ONLY:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{cname}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
+                           f"driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or NORMAL_ONLY.")
+        huge1g = policy & 0xFF in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
+            else malloc_footprint(size)
+        align = DVPP_ALIGN if api == "dvpp_malloc" else RUNTIME_ALIGN
+        pools = self._pools_for(device, policy, footprint)
+        if not pools:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           f"{cname}: {self.profile.soc_name} (profile '{self.profile.name}') "
+                           f"has no pages for policy "
+                           f"{C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)}. Use "
+                           f"ACL_MEM_MALLOC_HUGE_FIRST.")
+        return self._place(pools, size, footprint, align, api, "device", device, policy)
+
+    def malloc_host(self, size: int) -> Allocation:
+        if size <= 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"aclrtMallocHost: size is {size}. Ask for at least 1 byte.")
+        footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
+        if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
+            pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
+            return self._place(pools, size, footprint, 32, "malloc_host", "device", 0, None)
+        return self._place([self.host_pool], size, footprint, RUNTIME_ALIGN,
+                           "malloc_host", "host", None, None, pinned=True)
+
+    def _place(self, pools, size, footprint, align, api, location, device, policy,
+               pinned=False) -> Allocation:
+        for pool in pools:
+            ptr = pool.blocks.alloc(footprint, align)
+            if ptr is not None:
+                break
+        else:
+            names = ", ".join(f"{p.label}: {p.blocks.free} B free, largest block "
+                              f"{p.blocks.largest_free} B" for p in pools)
+            raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION,
+                           f"{c_name(api)}: cannot take {footprint} B ({size} B asked) — "
+                           f"{names}. Free memory you no longer need, ask for less, or "
+                           f"use a policy that may fall back to other pages.")
+        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
+        pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
+        self._add(a)
+        return a
+
+    def _add(self, a: Allocation) -> None:
+        self.allocs[a.ptr] = a
+        insort(self._starts, a.ptr)
+        self._freed.pop(a.ptr, None)
+
+    def _drop(self, a: Allocation, why: str) -> None:
+        del self.allocs[a.ptr]
+        starts = self._starts
+        del starts[bisect_right(starts, a.ptr) - 1]
+        self._freed[a.ptr] = why
+        if a.pool is not None:
+            a.pool.blocks.give_back(a.ptr, a.footprint)
+
+    # ----- release ---------------------------------------------------------------------
+    def check_free(self, ptr: int, api: str) -> Allocation:
+        """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
+        cname = c_name(api)
+        if ptr == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{cname}: the pointer is NULL (0).")
+        a = self.allocs.get(ptr)
+        if a is None:
+            if ptr in self._freed:
+                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                               f"{cname}: 0x{ptr:x} was already released ({self._freed[ptr]}). "
+                               f"Free each block exactly once, and stop using the pointer after.")
+            inside = self.find(ptr)
+            if inside is not None:
+                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                               f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
+                               f"{inside.describe()}. Free the start address the allocator "
+                               f"returned, not an address inside the block.")
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this "
+                           f"process. Only free what aclrtMalloc / aclrtMallocHost / "
+                           f"acldvppMalloc gave you.")
+        wanted = FREED_BY.get(a.api)
+        if wanted != api:
+            if wanted is None:
+                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                               f"{cname}: 0x{ptr:x} is {a.describe()} — memory Python owns. "
+                               f"Let the array / bytes object go; ACL must not free it.")
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{cname}: 0x{ptr:x} came from {c_name(a.api)}, which is paired with "
+                           f"{c_name(wanted)}. {c_name(a.api)} memory is freed only by "
+                           f"{c_name(wanted)}, and {cname} frees only what its own allocator "
+                           f"returned.")
+        return a
+
+    def release(self, a: Allocation, why: str) -> None:
+        self._drop(a, why)
+
+    # ----- lookup ----------------------------------------------------------------------
+    def find(self, addr: int) -> Allocation | None:
+        """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
+        i = bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return None
+        a = self.allocs[self._starts[i]]
+        if not a.ptr <= addr < a.ptr + max(a.size, 1):
+            return None
+        if a.pool is None and a.owner() is None:
+            self._drop(a, "its numpy array was garbage-collected")
+            return None
+        return a
+
+    def resolve(self, addr: int, count: int, what: str, call: str) -> Allocation:
+        """The allocation holding [addr, addr+count); explains NULL, unknown and overruns."""
+        if addr == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: {what} is NULL (0).")
+        a = self.find(addr)
+        if a is None:
+            why = self._freed.get(addr)
+            if why:
+                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                               f"{call}: {what} 0x{addr:x} was released ({why}); using it is a "
+                               f"use-after-free. Allocate again and use the new pointer.")
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{call}: {what} 0x{addr:x} is not inside any memory this process "
+                           f"allocated. Use pointers from aclrtMalloc / aclrtMallocHost, or "
+                           f"register a numpy array with acl.util.numpy_to_ptr.")
+        if addr + count > a.end:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - a.end} B "
+                           f"past the end of {a.describe()}. Use at most {a.end - addr} B from "
+                           f"there. (Real ACL cannot always see this; on hardware it corrupts "
+                           f"memory or crashes.)")
+        return a
+
+    # ----- pageable host memory ----------------------------------------------------------
+    def register(self, obj) -> int:
+        """Register a numpy array or bytes-like object as pageable host memory; its address."""
+        if isinstance(obj, np.ndarray):
+            root = _root_array(obj)
+            real = root.__array_interface__["data"][0]
+            offset = obj.__array_interface__["data"][0] - real
+            key, size, api, owner = real, root.nbytes, "numpy", weakref.ref(root)
+        else:
+            view = memoryview(obj)
+            real, offset = id(obj), 0
+            key, size, api, owner = real, view.nbytes, "bytes", obj   # bytes take no weakrefs
+        a = self._pageable.get(key)
+        if a is None or a.owner() is None or a.ptr not in self.allocs:
+            ptr = self._next_pageable
+            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
+            a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
+            self._pageable[key] = a
+            self._add(a)
+        return a.ptr + offset
+
+    # ----- accounting ------------------------------------------------------------------
+    def pools_for_attr(self, device: int, attr: int) -> list[Pool]:
+        """Pools an aclrtMemAttr covers on ``device`` (aclrtGetMemInfo's rules)."""
+        name = C.MEM_ATTR_NAMES.get(attr)
+        if name is None:
+            raise SimError(C.ACL_ERROR_RT_INVALID_MEMORY_TYPE,
+                           f"aclrtGetMemInfo: {attr} is not an aclrtMemAttr value "
+                           f"(ACL_DDR_MEM=0 ... ACL_MEM_P2P_HUGE1G=17).")
+        rest = name[len("ACL_"):].split("_")          # e.g. HBM MEM P2P HUGE / MEM NORMAL
+        kind = rest[0] if rest[0] in ("DDR", "HBM") else None
+        if kind == "HBM" and "HBM" not in self.profile.kinds:
+            kind = "DDR"     # DDR-only SoCs answer HBM queries with their DDR figures
+        words = rest[2:] if kind else rest[1:]
+        p2p = "P2P" in words
+        page = next((w.lower() for w in words if w in ("HUGE", "NORMAL", "HUGE1G")), None)
+        pools = self.device_pools[device]
+        if page == "huge1g" and not any(p.spec.page == "huge1g" for p in pools):
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           f"aclrtGetMemInfo: {name}: {self.profile.soc_name} has no 1 GiB huge "
+                           f"pages. Ask about ACL_HBM_MEM / ACL_DDR_MEM instead.")
+        return [p for p in pools
+                if (kind is None or p.spec.kind == kind) and p.spec.p2p == p2p
+                and (page is None and p.spec.page != "huge1g" or p.spec.page == page)]
+
+    def live(self, device: int | None = None, apis=None) -> list[Allocation]:
+        return [a for a in self.allocs.values()
+                if (device is None or a.device == device) and (apis is None or a.api in apis)]
+
+    def all_pools(self) -> list[Pool]:
+        pools = [p for ps in self.device_pools.values() for p in ps]
+        return pools + [self.host_pool] if self.host_pool else pools
+
+    def touched_bytes(self) -> int:
+        return sum(p.storage.touched_bytes for p in self.all_pools())

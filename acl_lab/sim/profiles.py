@@ -1,0 +1,144 @@
+"""Device profiles: what a simulated machine has (memory kinds, sizes, rates, run mode).
+
+Every number the simulator uses for sizes and modeled time lives here, in one place.
+Figures marked "public" come from vendor spec sheets; figures marked "modeled" are round
+numbers chosen for teaching where no public figure exists.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
+
+ACL_DEVICE, ACL_HOST = 0, 1  # aclrtRunMode (acl_rt.h); kept local so profiles stay pure data
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """One page pool on a device: memory kind (DDR/HBM) x page type (huge/normal/huge1g)."""
+
+    kind: str          # "DDR" or "HBM"
+    page: str          # "normal", "huge" or "huge1g"
+    size: int          # bytes
+    p2p: bool = False  # reserved for device-to-device copies
+
+    @property
+    def page_size(self) -> int:
+        return {"normal": 4 * KiB, "huge": 2 * MiB, "huge1g": GiB}[self.page]
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}{' P2P' if self.p2p else ''} {self.page}"
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Modeled time. Bandwidths are bytes per microsecond (1 GB/s = 1e3 bytes/us)."""
+
+    launch_us: float          # host cost to issue one task to a stream (modeled)
+    api_us: float             # host cost of any other runtime call (modeled)
+    h2d_pinned: float         # host<->device link, pinned host memory
+    h2d_pageable: float       # host<->device link, pageable host memory (staged, slower)
+    device: float             # device memory bandwidth (copies count read + write)
+    host: float               # host memcpy bandwidth
+    op_fixed_us: float        # fixed cost of one operator kernel on the device (modeled)
+    replay_task_us: float     # device-side cost per task when a captured model replays
+
+
+
+def _gbps(x: float) -> float:
+    """GB/s -> bytes per microsecond."""
+    return x * 1e3
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    soc_name: str
+    description: str
+    run_mode: int
+    device_count: int
+    pools: tuple[PoolSpec, ...]
+    host_pinned: int           # bytes aclrtMallocHost may hand out (host side)
+    rates: Rates
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.kind for p in self.pools))
+
+
+PROFILES: dict[str, Profile] = {}
+
+
+def _register(p: Profile) -> Profile:
+    PROFILES[p.name] = p
+    return p
+
+
+# Atlas 300I inference card, Ascend 310: 8 GB LPDDR4X per chip (public), PCIe 3.0 x4 per
+# chip (public: ~3.9 GB/s raw; ~3.2 GB/s pinned modeled), LPDDR4X ~ 25.6 GB/s (modeled).
+_register(Profile(
+    name="310", soc_name="Ascend310",
+    description="Ascend 310 inference card in a server (DDR only, ACL_HOST)",
+    run_mode=ACL_HOST, device_count=4,
+    pools=(PoolSpec("DDR", "huge", 7 * GiB), PoolSpec("DDR", "normal", 1 * GiB)),
+    host_pinned=16 * GiB,
+    rates=Rates(launch_us=5.0, api_us=1.0, h2d_pinned=_gbps(3.2), h2d_pageable=_gbps(1.6),
+                device=_gbps(25.6), host=_gbps(10.0), op_fixed_us=4.0, replay_task_us=0.2),
+))
+
+# Atlas 200 DK-class board: the software stack runs on the chip's control CPU (ACL_DEVICE);
+# 8 GB LPDDR4X shared with the OS (public), of which 4 GiB is modeled as usable.
+_register(Profile(
+    name="200dk", soc_name="Ascend310",
+    description="Atlas 200 DK-class board: code runs on the device (ACL_DEVICE)",
+    run_mode=ACL_DEVICE, device_count=1,
+    pools=(PoolSpec("DDR", "huge", 3 * GiB), PoolSpec("DDR", "normal", 1 * GiB)),
+    host_pinned=0,
+    rates=Rates(launch_us=5.0, api_us=1.0, h2d_pinned=_gbps(25.6), h2d_pageable=_gbps(12.8),
+                device=_gbps(25.6), host=_gbps(25.6), op_fixed_us=4.0, replay_task_us=0.2),
+))
+
+# Atlas 300I Pro, Ascend 310P3: 24 GB LPDDR4X, 204.8 GB/s (public); PCIe 4.0 x16 (public),
+# ~20 GB/s pinned modeled.
+_register(Profile(
+    name="310p", soc_name="Ascend310P3",
+    description="Ascend 310P inference card (24 GiB DDR, ACL_HOST)",
+    run_mode=ACL_HOST, device_count=1,
+    pools=(PoolSpec("DDR", "huge", 22 * GiB), PoolSpec("DDR", "normal", 2 * GiB)),
+    host_pinned=32 * GiB,
+    rates=Rates(launch_us=4.0, api_us=1.0, h2d_pinned=_gbps(20.0), h2d_pageable=_gbps(8.0),
+                device=_gbps(204.8), host=_gbps(10.0), op_fixed_us=3.0, replay_task_us=0.15),
+))
+
+# Atlas 800T A2 NPU, Ascend 910B: 64 GB HBM2e at ~1.6 TB/s per NPU (public), 8 NPUs per
+# server, PCIe 5.0 x16 host link (public; ~25 GB/s pinned modeled). The device-side DDR and
+# P2P / 1 GiB huge page pools are modeled sizes.
+_register(Profile(
+    name="910b", soc_name="Ascend910B3",
+    description="Ascend 910B training NPU (64 GiB HBM first, plus DDR; ACL_HOST)",
+    run_mode=ACL_HOST, device_count=8,
+    pools=(
+        PoolSpec("HBM", "huge", 56 * GiB), PoolSpec("HBM", "normal", 4 * GiB),
+        PoolSpec("HBM", "huge1g", 4 * GiB),
+        PoolSpec("HBM", "huge", 1 * GiB, p2p=True), PoolSpec("HBM", "normal", 256 * MiB, p2p=True),
+        PoolSpec("DDR", "huge", 14 * GiB), PoolSpec("DDR", "normal", 2 * GiB),
+    ),
+    host_pinned=64 * GiB,
+    rates=Rates(launch_us=3.0, api_us=1.0, h2d_pinned=_gbps(25.0), h2d_pageable=_gbps(10.0),
+                device=_gbps(1600.0), host=_gbps(10.0), op_fixed_us=2.0, replay_task_us=0.1),
+))
+
+DEFAULT_PROFILE = "910b"
+
+
+def get_profile(name: str | None = None) -> Profile:
+    """The profile called ``name``, else $ACL_LAB_PROFILE, else the default."""
+    name = name or os.environ.get("ACL_LAB_PROFILE") or DEFAULT_PROFILE
+    try:
+        return PROFILES[name.lower()]
+    except KeyError:
+        raise ValueError(
+            f"unknown profile {name!r}; choose one of {', '.join(sorted(PROFILES))}") from None

@@ -1,0 +1,405 @@
+"""One simulated process: init state, devices, contexts, streams, events and memory.
+
+Every public method validates first and raises SimError before it changes anything;
+acl_lab.sim.api turns that into the ACL return code. Callers hold ``lock``.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass, field
+
+from .. import constants as C
+from .memory import Allocation, Memory, c_name
+from .profiles import Profile
+from .simerror import SimError
+from .streams import Event, Scheduler, Stream, Task
+
+CTX_BASE, STREAM_BASE, EVENT_BASE = 0x1000_0000, 0x2000_0000, 0x3000_0000
+HANDLE_STEP = 0x40
+
+
+@dataclass(eq=False)
+class Context:
+    handle: int
+    device: int
+    default: bool
+    default_stream: Stream | None = None
+    streams: set = field(default_factory=set)    # explicit stream handles
+    events: set = field(default_factory=set)
+
+
+@dataclass(eq=False)
+class Device:
+    id: int
+    refs: int = 0                  # aclrtSetDevice calls not yet matched by aclrtResetDevice
+    default_ctx: Context | None = None
+
+
+class Runtime:
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        self.lock = threading.RLock()
+        self.memory = Memory(profile)
+        self.sched = Scheduler()
+        self.initialized = False
+        self.finalized = False
+        self.devices: dict[int, Device] = {}
+        self.contexts: dict[int, Context] = {}
+        self.streams: dict[int, Stream] = {}
+        self.events: dict[int, Event] = {}
+        self.reports: list[str] = []          # leak reports from reset_device / finalize
+        self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
+        self._local = threading.local()       # per-thread current context, last error
+
+    # ----- bookkeeping -------------------------------------------------------------------
+    def _handle(self, base: int) -> int:
+        self._counters[base] += 1
+        return base + self._counters[base] * HANDLE_STEP
+
+    @property
+    def current_ctx(self) -> Context | None:
+        ctx = getattr(self._local, "ctx", None)
+        return ctx if ctx is not None and ctx.handle in self.contexts else None
+
+    @current_ctx.setter
+    def current_ctx(self, ctx: Context | None) -> None:
+        self._local.ctx = ctx
+
+    @property
+    def last_error(self) -> str:
+        return getattr(self._local, "error", "")
+
+    @last_error.setter
+    def last_error(self, text: str) -> None:
+        self._local.error = text
+
+    def report(self, text: str) -> None:
+        """Say out loud what a release left behind (real ACL only logs it)."""
+        self.reports.append(text)
+        print(f"[acl_lab] {text}", file=sys.stderr)
+
+    # ----- process -----------------------------------------------------------------------
+    # aclrt* calls do not check aclInit (hicann/runtime: only dump/profiling APIs return
+    # ACL_ERROR_UNINITIALIZE), so neither does the simulator.
+    def init(self) -> None:
+        if self.initialized:
+            raise SimError(C.ACL_ERROR_REPEAT_INITIALIZE,
+                           "aclInit: AscendCL is already initialized in this process. Call it "
+                           "once; the return value ACL_ERROR_REPEAT_INITIALIZE is harmless.")
+        self.initialized, self.finalized = True, False
+
+    def finalize(self) -> None:
+        if self.finalized:   # a first aclFinalize succeeds even without aclInit, as in ACL
+            raise SimError(C.ACL_ERROR_REPEAT_FINALIZE,
+                           "aclFinalize: AscendCL was already finalized. Call it once, at "
+                           "the very end.")
+        for dev in list(self.devices.values()):
+            if dev.refs:
+                self.report(f"aclFinalize: device {dev.id} was still set; resetting it. "
+                            f"Call acl.rt.reset_device({dev.id}) before acl.finalize().")
+                dev.refs = 1
+                self._close_device(dev, "aclFinalize")
+        leaked = self.memory.live(apis={"malloc_host"})
+        if leaked:
+            self.report(f"aclFinalize: {len(leaked)} host allocation(s) never freed: "
+                        + ", ".join(a.describe() for a in leaked[:5])
+                        + ". Release them with acl.rt.free_host().")
+            for a in leaked:
+                self.memory.release(a, "released by aclFinalize")
+        self.initialized, self.finalized = False, True
+
+    # ----- devices -----------------------------------------------------------------------
+    def check_device_id(self, device: int, call: str) -> None:
+        if not 0 <= device < self.profile.device_count:
+            raise SimError(C.ACL_ERROR_RT_INVALID_DEVICEID,
+                           f"{call}: device {device} does not exist; this "
+                           f"{self.profile.soc_name} machine has devices 0.."
+                           f"{self.profile.device_count - 1} (acl.rt.get_device_count()).")
+
+    def set_device(self, device: int) -> None:
+        self.check_device_id(device, "aclrtSetDevice")
+        dev = self.devices.setdefault(device, Device(device))
+        if dev.default_ctx is None:
+            dev.default_ctx = self._new_context(device, default=True)
+        dev.refs += 1
+        self.current_ctx = dev.default_ctx
+
+    def reset_device(self, device: int) -> None:
+        self.check_device_id(device, "aclrtResetDevice")
+        dev = self.devices.get(device)
+        if dev is None or dev.refs == 0:
+            raise SimError(C.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                           f"aclrtResetDevice: device {device} is not set in this process. "
+                           f"Reset only devices you opened with acl.rt.set_device({device}).")
+        dev.refs -= 1
+        if dev.refs == 0:
+            self._close_device(dev, "aclrtResetDevice")
+
+    def _close_device(self, dev: Device, call: str) -> None:
+        """Release everything on a device: its contexts, streams, events and memory."""
+        self.sched.now_us = max([self.sched.now_us] + [
+            s.t_end for s in self.streams.values() if s.device == dev.id])
+        ctxs = [c for c in self.contexts.values() if c.device == dev.id]
+        explicit = [s for c in ctxs for s in c.streams]
+        if explicit:
+            self.report(f"{call}({dev.id}): {len(explicit)} stream(s) never destroyed "
+                        f"({', '.join(hex(s) for s in explicit[:5])}); released now. Destroy "
+                        f"streams before resetting the device.")
+        leaked = self.memory.live(device=dev.id)
+        if leaked:
+            self.report(f"{call}({dev.id}): {len(leaked)} allocation(s) never freed: "
+                        + ", ".join(a.describe() for a in leaked[:5])
+                        + f"{' ...' if len(leaked) > 5 else ''}; released now. Free device "
+                        f"memory before resetting the device.")
+        for c in ctxs:
+            self._drop_context(c)
+        for a in leaked:
+            self.memory.release(a, f"released by {call}({dev.id})")
+        dev.default_ctx = None
+        if self.current_ctx is None:
+            self.current_ctx = None
+
+    # ----- contexts ----------------------------------------------------------------------
+    def _new_context(self, device: int, default: bool) -> Context:
+        ctx = Context(self._handle(CTX_BASE), device, default)
+        ctx.default_stream = Stream(0, ctx.handle, device, default=True)
+        self.contexts[ctx.handle] = ctx
+        return ctx
+
+    def _drop_context(self, ctx: Context) -> None:
+        for s in [ctx.default_stream.handle] + sorted(ctx.streams):
+            stream = ctx.default_stream if s == 0 else self.streams.pop(s)
+            self.sched.run_until(stream)
+        for e in ctx.events:
+            self.events.pop(e, None)
+        del self.contexts[ctx.handle]
+
+    def require_ctx(self, call: str) -> Context:
+        ctx = self.current_ctx
+        if ctx is None:
+            raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
+                           f"{call}: this thread has no current context. Call "
+                           f"acl.rt.set_device(0) (or acl.rt.set_context(ctx)) in this thread "
+                           f"first — the current context is per thread.")
+        return ctx
+
+    def create_context(self, device: int) -> int:
+        self.check_device_id(device, "aclrtCreateContext")
+        dev = self.devices.setdefault(device, Device(device))
+        if dev.default_ctx is None:      # creating a context opens the device implicitly
+            dev.default_ctx = self._new_context(device, default=True)
+            dev.refs += 1
+        ctx = self._new_context(device, default=False)
+        self.current_ctx = ctx
+        return ctx.handle
+
+    def context(self, handle: int, call: str) -> Context:
+        ctx = self.contexts.get(handle)
+        if ctx is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
+                           else C.ACL_ERROR_RT_INVALID_HANDLE,
+                           f"{call}: 0x{handle:x} is not a live context. Use the handle "
+                           f"acl.rt.create_context returned (or acl.rt.get_context()).")
+        return ctx
+
+    def destroy_context(self, handle: int) -> None:
+        ctx = self.context(handle, "aclrtDestroyContext")
+        if ctx.default:
+            raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
+                           f"aclrtDestroyContext: 0x{handle:x} is device {ctx.device}'s default "
+                           f"context, created by aclrtSetDevice. It cannot be destroyed; "
+                           f"acl.rt.reset_device({ctx.device}) releases it.")
+        self._drop_context(ctx)
+
+    def set_context(self, handle: int) -> None:
+        self.current_ctx = self.context(handle, "aclrtSetCurrentContext")
+
+    # ----- streams -----------------------------------------------------------------------
+    def create_stream(self) -> int:
+        ctx = self.require_ctx("aclrtCreateStream")
+        s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
+        self.streams[s.handle] = s
+        ctx.streams.add(s.handle)
+        return s.handle
+
+    def stream(self, handle: int, call: str) -> Stream:
+        """The stream ``handle`` names for this thread (0: the current context's default)."""
+        ctx = self.require_ctx(call)
+        if handle == 0:
+            return ctx.default_stream
+        s = self.streams.get(handle)
+        if s is None:
+            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
+                           f"{call}: 0x{handle:x} is not a live stream. Use a handle from "
+                           f"acl.rt.create_stream() that has not been destroyed, or 0 for the "
+                           f"default stream.")
+        if s.device != ctx.device:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
+                           f"{call}: stream 0x{handle:x} belongs to device {s.device}, but this "
+                           f"thread's current context is on device {ctx.device}. Switch with "
+                           f"acl.rt.set_context() or use a stream of this device.")
+        return s
+
+    def destroy_stream(self, handle: int) -> None:
+        if handle == 0:
+            self.require_ctx("aclrtDestroyStream")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           "aclrtDestroyStream: 0 is the default stream, created by "
+                           "aclrtSetDevice. It cannot be destroyed; aclrtResetDevice releases it.")
+        s = self.stream(handle, "aclrtDestroyStream")
+        self.sched.run_until(s)     # the device finishes what was queued
+        del self.streams[handle]
+        self.contexts[s.ctx].streams.discard(handle)
+
+    def synchronize_stream(self, handle: int) -> None:
+        self.sched.wait_stream(self.stream(handle, "aclrtSynchronizeStream"))
+
+    def synchronize_device(self) -> None:
+        ctx = self.require_ctx("aclrtSynchronizeDevice")
+        for c in self.contexts.values():
+            if c.device == ctx.device:
+                self.sched.wait_stream(c.default_stream)
+        for s in list(self.streams.values()):
+            if s.device == ctx.device:
+                self.sched.wait_stream(s)
+
+    # ----- events ------------------------------------------------------------------------
+    def create_event(self) -> int:
+        ctx = self.require_ctx("aclrtCreateEvent")
+        e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device)
+        self.events[e.handle] = e
+        ctx.events.add(e.handle)
+        return e.handle
+
+    def event(self, handle: int, call: str) -> Event:
+        self.require_ctx(call)
+        e = self.events.get(handle)
+        if e is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
+                           else C.ACL_ERROR_RT_INVALID_HANDLE,
+                           f"{call}: 0x{handle:x} is not a live event. Use a handle from "
+                           f"acl.rt.create_event() that has not been destroyed.")
+        return e
+
+    def destroy_event(self, handle: int) -> None:
+        e = self.event(handle, "aclrtDestroyEvent")
+        del self.events[handle]
+        self.contexts[e.ctx].events.discard(handle)
+
+    def record_event(self, handle: int, stream: int) -> None:
+        e = self.event(handle, "aclrtRecordEvent")
+        s = self.stream(stream, "aclrtRecordEvent")
+        task = self.sched.issue(s, Task("record", 0.0, detail={"event": handle}),
+                                self.profile.rates.launch_us)
+        e.stream, e.seq, e.ts_us = s, task.seq, task.end_us
+
+    def stream_wait_event(self, stream: int, handle: int) -> None:
+        s = self.stream(stream, "aclrtStreamWaitEvent")
+        e = self.event(handle, "aclrtStreamWaitEvent")
+        wait = (e.stream, e.seq) if e.stream is not None else None
+        self.sched.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
+                         self.profile.rates.launch_us)
+
+    def synchronize_event(self, handle: int) -> None:
+        self.sched.wait_event(self.event(handle, "aclrtSynchronizeEvent"))
+
+    def query_event(self, handle: int) -> int:
+        e = self.event(handle, "aclrtQueryEventStatus")
+        self.sched.now_us += self.profile.rates.api_us    # polling takes host time
+        # aclrtQueryEventStatus reports aclrtEventRecordedStatus (NOT_READY=0, COMPLETE=1);
+        # an event never recorded is NOT_READY.
+        done = e.stream is not None and self.sched.event_done(e)
+        return C.ACL_EVENT_RECORDED_STATUS_COMPLETE if done else C.ACL_EVENT_RECORDED_STATUS_NOT_READY
+
+    def elapsed_ms(self, start: int, end: int) -> float:
+        call = "aclrtEventElapsedTime"
+        a, b = self.event(start, call), self.event(end, call)
+        for e in (a, b):
+            if e.stream is None:
+                raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
+                               f"{call}: event 0x{e.handle:x} was never recorded. Record both "
+                               f"events with acl.rt.record_event(event, stream) first.")
+            if not self.sched.event_done(e):
+                raise SimError(C.ACL_ERROR_RT_EVENT_NOT_COMPLETE,
+                               f"{call}: event 0x{e.handle:x} has not completed yet. "
+                               f"Synchronize it (acl.rt.synchronize_event) before measuring.")
+        return (b.ts_us - a.ts_us) / 1000.0
+
+    # ----- memory ------------------------------------------------------------------------
+    def malloc(self, size: int, policy: int, api: str) -> int:
+        ctx = self.require_ctx(c_name(api))
+        return self.memory.malloc(ctx.device, size, policy, api).ptr
+
+    def malloc_host(self, size: int) -> int:
+        self.require_ctx("aclrtMallocHost")
+        return self.memory.malloc_host(size).ptr
+
+    def free(self, ptr: int, api: str) -> None:
+        a = self.memory.check_free(ptr, api)
+        self._finish_work_on(a)
+        self.memory.release(a, f"freed by {c_name(api)}")
+
+    def _finish_work_on(self, a: Allocation) -> None:
+        """Freeing waits for queued work on the block's device (the block must not vanish
+        under a copy in flight)."""
+        for c in self.contexts.values():
+            if a.device is None or c.device == a.device:
+                self.sched.run_until(c.default_stream)
+        for s in list(self.streams.values()):
+            if a.device is None or s.device == a.device:
+                self.sched.run_until(s)
+
+    def mem_info(self, attr: int) -> tuple[int, int]:
+        ctx = self.require_ctx("aclrtGetMemInfo")
+        pools = self.memory.pools_for_attr(ctx.device, attr)
+        return (sum(p.blocks.free for p in pools), sum(p.spec.size for p in pools))
+
+    # ----- work on streams ---------------------------------------------------------------
+    def issue(self, stream: Stream, task: Task, call: str) -> Task:
+        """Queue an asynchronous task (capture records it instead: see capture.py)."""
+        return self.sched.issue(stream, task, self.profile.rates.launch_us)
+
+    def before_sync_transfer(self, call: str) -> None:
+        """A synchronous memset/memcpy is about to run (capture may forbid it)."""
+        self.sched.now_us += self.profile.rates.api_us
+
+    def stream_sync_for_pageable(self, stream: Stream, call: str) -> None:
+        """ACL turns an async copy with pageable memory into 'synchronize, then copy'."""
+        self.sched.wait_stream(stream)
+
+    # ----- plain-data view -----------------------------------------------------------------
+    def snapshot(self) -> dict:
+        mem = self.memory
+        return {
+            "backend": "sim",
+            "profile": self.profile.name,
+            "soc_name": self.profile.soc_name,
+            "run_mode": C.RUN_MODE_NAMES[self.profile.run_mode],
+            "initialized": self.initialized,
+            "now_us": self.sched.now_us,
+            "devices": {d.id: {"refs": d.refs, "open": d.default_ctx is not None}
+                        for d in self.devices.values()},
+            "contexts": [{"handle": c.handle, "device": c.device, "default": c.default,
+                          "streams": sorted(c.streams), "events": sorted(c.events)}
+                         for c in self.contexts.values()],
+            "streams": [{"handle": s.handle, "device": s.device, "context": s.ctx,
+                         "issued": s.issued, "executed": s.executed,
+                         "pending": len(s.pending), "t_end_us": s.t_end}
+                        for s in self.streams.values()],
+            "events": [{"handle": e.handle, "device": e.device,
+                        "stream": e.stream.handle if e.stream else None,
+                        "recorded_at_us": e.ts_us} for e in self.events.values()],
+            "allocations": [{"ptr": a.ptr, "size": a.size, "footprint": a.footprint,
+                             "api": a.api, "location": a.location, "device": a.device,
+                             "pool": a.pool.label if a.pool else "pageable",
+                             "pinned": a.pinned}
+                            for a in sorted(mem.allocs.values(), key=lambda a: a.ptr)],
+            "pools": [{"label": p.label, "device": p.device, "kind": p.spec.kind,
+                       "page": p.spec.page, "p2p": p.spec.p2p, "base": p.base,
+                       "total": p.spec.size, "used": p.blocks.used,
+                       "largest_free": p.blocks.largest_free}
+                      for p in mem.all_pools()],
+            "touched_bytes": mem.touched_bytes(),
+            "reports": list(self.reports),
+        }

@@ -1,0 +1,115 @@
+"""Task queues, deferred execution and modeled time.
+
+A stream is an ordered queue. Issuing a task fixes its modeled start and end at once (so
+times are deterministic), but its effect on bytes runs only when something waits for it:
+synchronizing the stream, the device or an event, or another stream waiting on an event.
+A learner who forgets to synchronize therefore reads stale data, as on real hardware.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+TIMELINE_LIMIT = 20_000
+
+
+@dataclass(eq=False)
+class Task:
+    kind: str                         # memcpy, memset, record, wait, op, model ...
+    duration_us: float
+    run: Callable[[], None] | None = None   # the effect on bytes; None for markers
+    nbytes: int = 0
+    detail: dict = field(default_factory=dict)
+    stream: int = 0
+    seq: int = 0                      # position on its stream, counting from 1
+    start_us: float = 0.0
+    end_us: float = 0.0
+    wait_for: tuple | None = None     # (Stream, seq) that must have run first
+
+
+class Stream:
+    def __init__(self, handle: int, ctx: int, device: int, default: bool = False):
+        self.handle, self.ctx, self.device, self.default = handle, ctx, device, default
+        self.pending: deque[Task] = deque()
+        self.issued = 0        # tasks issued so far
+        self.executed = 0      # tasks whose effect has run
+        self.t_end = 0.0       # modeled time when the last issued task finishes
+        self.capture = None    # the capture recording this stream, if any (capture.py)
+
+    def __repr__(self) -> str:
+        return f"Stream(0x{self.handle:x}{', default' if self.default else ''})"
+
+
+class Event:
+    def __init__(self, handle: int, ctx: int, device: int):
+        self.handle, self.ctx, self.device = handle, ctx, device
+        self.stream: Stream | None = None   # where it was last recorded
+        self.seq = 0                         # position of the record task on that stream
+        self.ts_us: float | None = None      # modeled time the stream reaches the record
+
+
+class Scheduler:
+    """Modeled clocks and deferred execution for every stream of a process."""
+
+    def __init__(self):
+        self.now_us = 0.0                      # the host's modeled clock
+        self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
+
+    def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
+        """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
+        self.now_us += launch_us
+        start = max(self.now_us, stream.t_end)
+        if task.wait_for is not None:
+            other, seq = task.wait_for
+            start = max(start, self._time_at(other, seq))
+        stream.issued += 1
+        task.stream, task.seq = stream.handle, stream.issued
+        task.start_us, task.end_us = start, start + task.duration_us
+        stream.t_end = task.end_us
+        stream.pending.append(task)
+        self.timeline.append(task)
+        return task
+
+    def blocking(self, task: Task) -> None:
+        """A synchronous call: the host waits while it runs, and its effect happens now."""
+        task.start_us, task.end_us = self.now_us, self.now_us + task.duration_us
+        self.now_us = task.end_us
+        if task.run is not None:
+            task.run()
+
+    @staticmethod
+    def _time_at(stream: Stream, seq: int) -> float:
+        for t in reversed(stream.pending):
+            if t.seq == seq:
+                return t.end_us
+        return 0.0   # already executed: it finished before anything issued now can start
+
+    def run_until(self, stream: Stream, seq: int | None = None) -> None:
+        """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None)."""
+        pending = stream.pending
+        while pending and (seq is None or pending[0].seq <= seq):
+            task = pending.popleft()
+            if task.wait_for is not None:
+                self.run_until(*task.wait_for)
+            if task.run is not None:
+                task.run()
+            stream.executed = task.seq
+
+    def wait_stream(self, stream: Stream) -> None:
+        self.run_until(stream)
+        self.now_us = max(self.now_us, stream.t_end)
+
+    def wait_event(self, event: Event) -> None:
+        if event.stream is None:
+            return
+        self.run_until(event.stream, event.seq)
+        self.now_us = max(self.now_us, event.ts_us)
+
+    def event_done(self, event: Event) -> bool:
+        """Has the modeled clock passed the event? (If so its work is made to have run.)"""
+        if event.stream is None or event.ts_us <= self.now_us:
+            if event.stream is not None:
+                self.run_until(event.stream, event.seq)
+            return True
+        return False

@@ -1,0 +1,205 @@
+"""memset / memcpy / memcpy2d, synchronous and on streams: validation, direction, time.
+
+The checks run in the order hicann/runtime runs them (src/acl/aclrt_impl/memory.cpp):
+count 0 succeeds first, then NULL pointers, then the kind, then count against the
+destination maximum. The simulator then checks what the driver or the hardware would trip
+over (unknown pointers, overruns, an impossible direction) and says so in plain words.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .. import constants as C
+from ..align import RUNTIME_ALIGN
+from .memory import Allocation
+from .simerror import SimError
+from .streams import Task
+
+H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
+                      C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
+DEFAULT, BUF_H2D = C.ACL_MEMCPY_DEFAULT, C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE
+_ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D)
+_DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
+              ("device", "host"): D2H, ("device", "device"): D2D}
+
+
+def _kind_name(kind: int) -> str:
+    return C.MEMCPY_KIND_NAMES.get(kind, str(kind))
+
+
+def _count_within(call: str, count: int, maximum: int, what: str) -> None:
+    if count > maximum:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: count {count} is larger than {what} {maximum}. The maximum is "
+                       f"how many bytes the destination can hold: copy at most that many.")
+
+
+def _not_null(call: str, **pointers: int) -> None:
+    for name, p in pointers.items():
+        if p == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: {name} is NULL (0).")
+
+
+def _check_kind(call: str, kind: int) -> None:
+    if kind not in _ACCEPTED_KINDS:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: kind {kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST (0), "
+                       f"HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
+                       f"DEFAULT (4).")
+
+
+def _copy_cost(rt, direction: int, nbytes: int, pinned: bool) -> float:
+    r = rt.profile.rates
+    if direction == D2D:
+        return 2 * nbytes / r.device       # read and write device memory
+    if direction == H2H:
+        return nbytes / r.host
+    return nbytes / (r.h2d_pinned if pinned else r.h2d_pageable)
+
+
+def _direction(call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
+    """The copy's real direction; ``strict`` (sync copies) refuses a kind that disagrees."""
+    actual = _DIRECTION[(src.location, dst.location)]
+    stated = H2D if kind == BUF_H2D else kind
+    if stated not in (DEFAULT, actual) and strict:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: kind {_kind_name(kind)} does not match the pointers: the source "
+                       f"is {src.location} memory ({src.describe()}) and the destination is "
+                       f"{dst.location} memory ({dst.describe()}), so this is "
+                       f"{_kind_name(actual)}. The addresses decide what a copy can do: pass "
+                       f"{_kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+    if dst.location == src.location == "device" and dst.device != src.device:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: source is on device {src.device}, destination on device "
+                       f"{dst.device}. Copies between devices need peer access, which this "
+                       f"simulator does not model; stage the data through host memory.")
+    return actual
+
+
+def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
+    if dst != src and dst < src + count and src < dst + count:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
+                       f"{min(src, dst) + count - max(src, dst)} B. Copy through a separate "
+                       f"buffer.")
+
+
+def _aligned64(call: str, **pointers: int) -> None:
+    for name, p in pointers.items():
+        if p % RUNTIME_ALIGN:
+            raise SimError(C.ACL_ERROR_RT_ADDR_UNALIGNED,
+                           f"{call}: {name} 0x{p:x} is not 64-byte aligned (0x{p:x} % 64 = "
+                           f"{p % RUNTIME_ALIGN}). Asynchronous copies need source and "
+                           f"destination 64-byte aligned (the runtime does not check this; the "
+                           f"copy engine needs it). Offset your pointers by multiples of 64.")
+
+
+def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int):
+    def run() -> None:
+        dst.view(dst_off, count)[:] = src.view(src_off, count)
+    return run
+
+
+# ----- memset ----------------------------------------------------------------------------
+def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | None = None) -> None:
+    call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
+    if count == 0:
+        return
+    s = rt.stream(stream, call) if stream is not None else None
+    _not_null(call, devPtr=ptr)
+    _count_within(call, count, maximum, "maxCount")
+    a = rt.memory.resolve(ptr, count, "devPtr", call)
+    if s is not None and a.pool is None:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: 0x{ptr:x} is pageable host memory ({a.describe()}); a stream "
+                       f"cannot write it. Use aclrtMallocHost memory or the synchronous "
+                       f"aclrtMemset.")
+    byte, off = value & 0xFF, ptr - a.ptr
+    r = rt.profile.rates
+    task = Task("memset", count / (r.device if a.location == "device" else r.host),
+                run=lambda: a.view(off, count).fill(byte), nbytes=count,
+                detail={"ptr": ptr, "value": byte})
+    _submit(rt, call, s, task)
+
+
+# ----- memcpy ----------------------------------------------------------------------------
+def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
+           stream: int | None = None) -> None:
+    call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
+    if count == 0:
+        return
+    s = rt.stream(stream, call) if stream is not None else None
+    _not_null(call, dst=dst, src=src)
+    _check_kind(call, kind)
+    _count_within(call, count, dst_max, "destMax")
+    if dst == src:
+        return
+    d = rt.memory.resolve(dst, count, "dst", call)
+    sa = rt.memory.resolve(src, count, "src", call)
+    _no_overlap(call, dst, src, count)
+    direction = _direction(call, kind, d, sa, strict=s is None)
+    pageable = d.pool is None or sa.pool is None
+    if s is not None and pageable:
+        if direction == H2H or direction == D2D:
+            raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED if direction == H2H
+                           else C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"{call}: an asynchronous {_kind_name(direction)} copy cannot use "
+                           f"pageable memory. Allocate with aclrtMallocHost, or copy "
+                           f"synchronously.")
+        rt.stream_sync_for_pageable(s, call)   # ACL turns it into sync stream + sync copy
+        s = None
+    elif s is not None:
+        _aligned64(call, dst=dst, src=src)
+    task = Task("memcpy", _copy_cost(rt, direction, count, not pageable),
+                run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count), nbytes=count,
+                detail={"dst": dst, "src": src, "kind": _kind_name(direction),
+                        "pinned": not pageable})
+    _submit(rt, call, s, task)
+
+
+def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
+             kind: int, stream: int | None = None) -> None:
+    call = "aclrtMemcpy2d" if stream is None else "aclrtMemcpy2dAsync"
+    if width == 0 or height == 0:
+        return
+    s = rt.stream(stream, call) if stream is not None else None
+    _not_null(call, dst=dst, src=src)
+    if width > spitch or width > dpitch:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: width {width} is wider than a pitch (spitch {spitch}, dpitch "
+                       f"{dpitch}). The pitch is the row stride in bytes, at least the width.")
+    allowed = (H2D, D2H, DEFAULT) if s is None else (H2D, D2H, D2D, DEFAULT)
+    if kind not in allowed:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: kind {_kind_name(kind)} is not allowed; use "
+                       + ", ".join(_kind_name(k) for k in allowed) + ".")
+    dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
+    d = rt.memory.resolve(dst, dspan, "dst", call)
+    sa = rt.memory.resolve(src, sspan, "src", call)
+    direction = _direction(call, kind, d, sa, strict=True)
+    if direction not in allowed:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: the pointers make this a {_kind_name(direction)} copy, which "
+                       f"{call} does not do. Use aclrtMemcpy for it.")
+
+    def run() -> None:
+        dv = as_strided(d.view(dst - d.ptr, dspan), (height, width), (dpitch, 1))
+        sv = as_strided(sa.view(src - sa.ptr, sspan), (height, width), (spitch, 1))
+        np.copyto(dv, sv)
+
+    pinned = d.pool is not None and sa.pool is not None
+    task = Task("memcpy2d", _copy_cost(rt, direction, width * height, pinned), run=run,
+                nbytes=width * height,
+                detail={"dst": dst, "src": src, "kind": _kind_name(direction),
+                        "width": width, "height": height})
+    _submit(rt, call, s, task)
+
+
+def _submit(rt, call: str, stream, task: Task) -> None:
+    """Run a synchronous task now, or queue an asynchronous one on its stream."""
+    if stream is None:
+        rt.before_sync_transfer(call)
+        rt.sched.blocking(task)
+    else:
+        rt.issue(stream, task, call)

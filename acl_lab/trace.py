@@ -1,0 +1,156 @@
+"""Records every API call (name, arguments, result, thread, modeled time) in a bounded buffer.
+
+``load()`` wraps whichever backend in a Traced facade: same namespaces, same functions, each
+call appended to the trace. Big arguments (arrays, bytes) are summarised when recorded so
+the trace never keeps a learner's data alive.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from dataclasses import dataclass
+from html import escape
+from typing import Callable
+
+NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")
+DEFAULT_LIMIT = 10_000
+_SCALARS = (int, float, str, bool, type(None))
+
+
+@dataclass(frozen=True)
+class Call:
+    seq: int
+    name: str           # e.g. "rt.malloc"
+    args: tuple
+    result: object
+    thread: str
+    start_us: float     # modeled host clock before / after the call
+    end_us: float
+    task: dict | None = None   # stream work the call issued: stream, kind, start_us, end_us
+
+    @property
+    def ret(self):
+        """The ACL return code, where the call returns one."""
+        r = self.result
+        if isinstance(r, tuple) and r and isinstance(r[-1], int):
+            return r[-1]
+        return r if isinstance(r, int) and not self.name.startswith("util.") else None
+
+
+def _summary(value):
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_summary(v) for v in value)
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return f"<{type(value).__name__} {getattr(value, 'dtype', '')}{list(shape)}>"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"<{type(value).__name__} {len(value)} B>"
+    return f"<{type(value).__name__}>"
+
+
+def _fmt(value) -> str:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return repr(value) if not isinstance(value, tuple) else ", ".join(_fmt(v) for v in value)
+    return hex(value) if value > 0xFFFF else str(value)
+
+
+class Trace:
+    def __init__(self, clock: Callable[[], float] = lambda: 0.0,
+                 last_task: Callable[[], object] = lambda: None, limit: int = DEFAULT_LIMIT):
+        self.calls: deque[Call] = deque(maxlen=limit)
+        self._clock, self._last_task = clock, last_task
+        self._seq = itertools.count(1)
+        self._threads: dict[int, str] = {}
+
+    def _thread_name(self) -> str:
+        ident = threading.get_ident()
+        name = self._threads.get(ident)
+        if name is None:
+            name = "main" if threading.current_thread() is threading.main_thread() \
+                else f"thread-{len(self._threads)}"
+            self._threads[ident] = name
+        return name
+
+    def wrap(self, name: str, fn: Callable) -> Callable:
+        calls, clock, last_task = self.calls, self._clock, self._last_task
+
+        def traced(*args, **kwargs):
+            t0, before = clock(), last_task()
+            result = fn(*args, **kwargs)
+            task = last_task()
+            task_info = None if task is before or task is None else {
+                "stream": task.stream, "kind": task.kind,
+                "start_us": task.start_us, "end_us": task.end_us}
+            if kwargs:
+                args = args + tuple(kwargs.values())
+            calls.append(Call(next(self._seq), name, _summary(args), _summary(result),
+                              self._thread_name(), t0, clock(), task_info))
+            return result
+
+        traced.__name__ = getattr(fn, "__name__", name)
+        traced.__doc__ = getattr(fn, "__doc__", None)
+        traced.__wrapped__ = fn
+        return traced
+
+    def clear(self) -> None:
+        self.calls.clear()
+
+    def table(self, last: int | None = 20, name: str | None = None) -> "TraceTable":
+        rows = [c for c in self.calls if name is None or name in c.name]
+        return TraceTable(rows[-last:] if last else rows)
+
+    def __repr__(self) -> str:
+        return repr(self.table())
+
+
+class TraceTable:
+    """A readable table of calls for notebooks (text and HTML)."""
+
+    HEADER = ("#", "call", "args", "ret", "thread", "t_us", "task")
+
+    def __init__(self, calls: list[Call]):
+        self.calls = calls
+
+    def rows(self) -> list[tuple[str, ...]]:
+        out = []
+        for c in self.calls:
+            task = "" if c.task is None else (
+                f"{c.task['kind']} on {_fmt(c.task['stream'])} "
+                f"[{c.task['start_us']:.1f}-{c.task['end_us']:.1f}]")
+            ret = c.ret
+            out.append((str(c.seq), c.name, _fmt(c.args), "" if ret is None else str(ret),
+                        c.thread, f"{c.start_us:.1f}", task))
+        return out
+
+    def __repr__(self) -> str:
+        rows = [self.HEADER] + self.rows()
+        widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(self.HEADER))]
+        return "\n".join("  ".join(cell[:w].ljust(w) for cell, w in zip(r, widths)).rstrip()
+                         for r in rows)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{h}</th>" for h in self.HEADER)
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>"
+                       for r in self.rows())
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+class Traced:
+    """A pyACL-shaped object whose every function records into ``trace``."""
+
+    def __init__(self, target, trace: Trace, prefix: str = ""):
+        self._target = target
+        for attr in dir(target):
+            if attr.startswith("_"):
+                continue
+            value = getattr(target, attr)
+            if attr in NAMESPACES:
+                setattr(self, attr, Traced(value, trace, f"{prefix}{attr}."))
+            elif callable(value):
+                setattr(self, attr, trace.wrap(prefix + attr, value))
+
+    def __repr__(self) -> str:
+        return f"<acl (traced {type(self._target).__name__})>"
