@@ -354,6 +354,12 @@ ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED = 507913
 ACL_ERROR_RT_L3_PORT_ERROR = 507914
 ACL_ERROR_RT_SYMBOL_NOT_FOUND = 507915
 
+# aclnnStatus (aclnn operator API; values as listed in the CANN aclnn return-code docs)
+ACLNN_SUCCESS = 0
+ACLNN_ERR_PARAM_NULLPTR = 161001
+ACLNN_ERR_PARAM_INVALID = 161002
+ACLNN_ERR_RUNTIME_ERROR = 361001
+
 
 def _span(first: str, last: str) -> dict[int, str]:
     """value -> C name for the constants defined above from `first` to `last`
@@ -385,4 +391,4 @@ DEBUG_JSON_PRINT_NAMES = _span(
 )
 DATA_TYPE_NAMES = _span("ACL_DT_UNDEFINED", "ACL_HIFLOAT4_SCALE")
 FORMAT_NAMES = _span("ACL_FORMAT_UNDEFINED", "ACL_FORMAT_FRACTAL_NZ_C0_8")
-ERROR_NAMES = _span("ACL_SUCCESS", "ACL_ERROR_RT_SYMBOL_NOT_FOUND")
+ERROR_NAMES = _span("ACL_SUCCESS", "ACLNN_ERR_RUNTIME_ERROR")

@@ -559,6 +559,20 @@ MEANINGS: dict[str, str] = {
     "ACL_ERROR_RT_SYMBOL_NOT_FOUND": (
         "A symbol (e.g. a kernel function name) was not found. Check the name looked up."
     ),
+    # --- aclnn operator API (aclnnStatus) ---
+    "ACLNN_ERR_PARAM_NULLPTR": (
+        "An aclnn argument is a null pointer (a tensor, scalar or executor). Create every "
+        "tensor with aclCreateTensor and pass the executor the first phase returned."
+    ),
+    "ACLNN_ERR_PARAM_INVALID": (
+        "An aclnn argument is invalid: a data type the operator does not support, shapes that "
+        "do not broadcast, or an output tensor of the wrong shape. Check the operator's "
+        "dtype and shape rules."
+    ),
+    "ACLNN_ERR_RUNTIME_ERROR": (
+        "The operator failed while running on the device (e.g. a bad stream or workspace). "
+        "Check the stream and workspace you passed, then the runtime's error message."
+    ),
 }
 
 _UNKNOWN = "not an ACL error code known to acl_lab."

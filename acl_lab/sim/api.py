@@ -230,6 +230,154 @@ class Rt(_Namespace):
                           _int(c, "kind", kind), _ptr(c, "stream", stream))
 
 
+def _creator(fn):
+    """C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure."""
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                return fn(self, rt, *args)
+            except SimError as e:
+                rt.last_error = e.message
+                return 0
+    return wrapper
+
+
+def _ints(call: str, name: str, values) -> tuple:
+    if isinstance(values, (int, np.integer)):
+        values = (values,)
+    try:
+        return tuple(_int(call, name, v) for v in values)
+    except TypeError:
+        raise TypeError(f"{call}: {name} must be a sequence of ints") from None
+
+
+class Mdl(_Namespace):
+    """acl.mdl: stream capture into a model RI (aclmdlRI*), execution, debug print"""
+
+    @_api()
+    def ri_capture_begin(self, rt, stream, mode):
+        c = "aclmdlRICaptureBegin"
+        stream = _ptr(c, "stream", stream)
+        if stream == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{c}: stream is NULL — the default stream cannot capture. Create a "
+                           f"stream with acl.rt.create_stream() and capture on it.")
+        rt.capture.begin(rt.stream(stream, c), _int(c, "mode", mode))
+
+    @_api(0)
+    def ri_capture_end(self, rt, stream):
+        c = "aclmdlRICaptureEnd"
+        stream = _ptr(c, "stream", stream)
+        if stream == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: stream is NULL.")
+        return rt.capture.end(rt.stream(stream, c))
+
+    @_api(0, 0)
+    def ri_capture_get_info(self, rt, stream):
+        c = "aclmdlRICaptureGetInfo"
+        stream = _ptr(c, "stream", stream)
+        if stream == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: stream is NULL.")
+        return rt.capture.info(rt.stream(stream, c))
+
+    @_api(0)
+    def ri_capture_thread_exchange_mode(self, rt, mode):
+        return rt.capture.exchange_mode(_int("aclmdlRICaptureThreadExchangeMode", "mode", mode))
+
+    @_api()
+    def ri_execute_async(self, rt, model_ri, stream):
+        c = "aclmdlRIExecuteAsync"
+        rt.capture.execute_async(_ptr(c, "modelRI", model_ri),
+                                 rt.stream(_ptr(c, "stream", stream), c))
+
+    @_api()
+    def ri_execute(self, rt, model_ri, timeout):
+        c = "aclmdlRIExecute"
+        rt.capture.execute(_ptr(c, "modelRI", model_ri), _int(c, "timeout", timeout))
+
+    @_api()
+    def ri_destroy(self, rt, model_ri):
+        rt.capture.destroy(_ptr("aclmdlRIDestroy", "modelRI", model_ri))
+
+    @_api()
+    def ri_debug_json_print(self, rt, model_ri, path, flags=0):
+        c = "aclmdlRIDebugJsonPrint"
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"{c}: path must be a str, not {type(path).__name__}")
+        rt.capture.debug_json(_ptr(c, "modelRI", model_ri), os.fspath(path),
+                              _int(c, "flags", flags))
+
+
+class Nn(_Namespace):
+    """acl.nn: aclnn operators (two-phase: get workspace size + executor, then launch)"""
+
+    @_creator
+    def create_tensor(self, rt, shape, data_type, strides, offset, fmt, storage_shape, dev_ptr):
+        c = "aclCreateTensor"
+        return rt.ops.create_tensor(_ints(c, "viewDims", shape), _int(c, "dataType", data_type),
+                                    _ints(c, "stride", strides), _int(c, "offset", offset),
+                                    _int(c, "format", fmt), _ints(c, "storageDims", storage_shape),
+                                    _ptr(c, "tensorData", dev_ptr))
+
+    @_creator
+    def create_scalar(self, rt, value, data_type):
+        if not isinstance(value, (int, float, np.number, bool)):
+            raise TypeError(f"aclCreateScalar: value must be a number, not {type(value).__name__}")
+        return rt.ops.create_scalar(value, _int("aclCreateScalar", "dataType", data_type))
+
+    @_api()
+    def destroy_tensor(self, rt, tensor):
+        rt.ops.destroy(rt.ops.tensors, _ptr("aclDestroyTensor", "tensor", tensor),
+                       "aclDestroyTensor")
+
+    @_api()
+    def destroy_scalar(self, rt, scalar):
+        rt.ops.destroy(rt.ops.scalars, _ptr("aclDestroyScalar", "scalar", scalar),
+                       "aclDestroyScalar")
+
+    @_api(0, 0)
+    def add_get_workspace_size(self, rt, self_, other, alpha, out):
+        c = "aclnnAddGetWorkspaceSize"
+        return rt.ops.prepare("Add", c, {"self": _ptr(c, "self", self_),
+                                         "other": _ptr(c, "other", other),
+                                         "out": _ptr(c, "out", out)},
+                              {"alpha": _ptr(c, "alpha", alpha)}, "out")
+
+    @_api(0, 0)
+    def mul_get_workspace_size(self, rt, self_, other, out):
+        c = "aclnnMulGetWorkspaceSize"
+        return rt.ops.prepare("Mul", c, {"self": _ptr(c, "self", self_),
+                                         "other": _ptr(c, "other", other),
+                                         "out": _ptr(c, "out", out)}, {}, "out")
+
+    @_api(0, 0)
+    def inplace_copy_get_workspace_size(self, rt, self_ref, src):
+        c = "aclnnInplaceCopyGetWorkspaceSize"
+        return rt.ops.prepare("InplaceCopy", c, {"src": _ptr(c, "src", src),
+                                                 "selfRef": _ptr(c, "selfRef", self_ref)},
+                              {}, "selfRef")
+
+    def _launch(self, rt, op, workspace, workspace_size, executor, stream):
+        c = f"aclnn{op}"
+        rt.ops.launch(op, _ptr(c, "workspace", workspace),
+                      _size(c, "workspaceSize", workspace_size),
+                      _ptr(c, "executor", executor), rt.stream(_ptr(c, "stream", stream), c))
+
+    @_api()
+    def add(self, rt, workspace, workspace_size, executor, stream):
+        self._launch(rt, "Add", workspace, workspace_size, executor, stream)
+
+    @_api()
+    def mul(self, rt, workspace, workspace_size, executor, stream):
+        self._launch(rt, "Mul", workspace, workspace_size, executor, stream)
+
+    @_api()
+    def inplace_copy(self, rt, workspace, workspace_size, executor, stream):
+        self._launch(rt, "InplaceCopy", workspace, workspace_size, executor, stream)
+
+
 class Media(_Namespace):
     """acl.media (the DVPP allocator pair)"""
 
@@ -312,6 +460,7 @@ class SimAcl(_Namespace):
     def __init__(self, sim: "Simulator"):
         super().__init__(sim)
         self.rt, self.media, self.util = Rt(sim), Media(sim), Util(sim)
+        self.mdl, self.nn = Mdl(sim), Nn(sim)
 
     @_api()
     def init(self, rt, config_path=""):

@@ -10,7 +10,9 @@ import threading
 from dataclasses import dataclass, field
 
 from .. import constants as C
+from .capture import CaptureManager
 from .memory import Allocation, Memory, c_name
+from .ops import Operators
 from .profiles import Profile
 from .simerror import SimError
 from .streams import Event, Scheduler, Stream, Task
@@ -49,6 +51,8 @@ class Runtime:
         self.streams: dict[int, Stream] = {}
         self.events: dict[int, Event] = {}
         self.reports: list[str] = []          # leak reports from reset_device / finalize
+        self.capture = CaptureManager(self)
+        self.ops = Operators(self)
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self._local = threading.local()       # per-thread current context, last error
 
@@ -152,6 +156,7 @@ class Runtime:
                         + ", ".join(a.describe() for a in leaked[:5])
                         + f"{' ...' if len(leaked) > 5 else ''}; released now. Free device "
                         f"memory before resetting the device.")
+        self.capture.drop_device(dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -248,21 +253,37 @@ class Runtime:
                            "aclrtDestroyStream: 0 is the default stream, created by "
                            "aclrtSetDevice. It cannot be destroyed; aclrtResetDevice releases it.")
         s = self.stream(handle, "aclrtDestroyStream")
+        self._not_capturing(s, "aclrtDestroyStream")
         self.sched.run_until(s)     # the device finishes what was queued
         del self.streams[handle]
         self.contexts[s.ctx].streams.discard(handle)
 
+    def all_streams(self, device: int | None = None) -> list[Stream]:
+        """Default and explicit streams (of one device, or all)."""
+        every = [c.default_stream for c in self.contexts.values()] + list(self.streams.values())
+        return [s for s in every if device is None or s.device == device]
+
+    def _not_capturing(self, s: Stream, call: str) -> None:
+        if s.capture is not None:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
+                           f"{call}: stream 0x{s.handle:x} is capturing; its tasks are only "
+                           f"recorded, so there is nothing to wait for. Synchronizing or "
+                           f"querying a stream, event, device or context during capture is "
+                           f"illegal in every mode: end the capture first (the capture itself "
+                           f"is still valid).")
+
     def synchronize_stream(self, handle: int) -> None:
-        self.sched.wait_stream(self.stream(handle, "aclrtSynchronizeStream"))
+        s = self.stream(handle, "aclrtSynchronizeStream")
+        self._not_capturing(s, "aclrtSynchronizeStream")
+        self.sched.wait_stream(s)
 
     def synchronize_device(self) -> None:
         ctx = self.require_ctx("aclrtSynchronizeDevice")
-        for c in self.contexts.values():
-            if c.device == ctx.device:
-                self.sched.wait_stream(c.default_stream)
-        for s in list(self.streams.values()):
-            if s.device == ctx.device:
-                self.sched.wait_stream(s)
+        streams = self.all_streams(ctx.device)
+        for s in streams:
+            self._not_capturing(s, "aclrtSynchronizeDevice")
+        for s in streams:
+            self.sched.wait_stream(s)
 
     # ----- events ------------------------------------------------------------------------
     def create_event(self) -> int:
@@ -287,19 +308,29 @@ class Runtime:
         del self.events[handle]
         self.contexts[e.ctx].events.discard(handle)
 
+    def _event_in_capture(self, s: Stream, e: Event, call: str) -> None:
+        """Events from aclrtCreateEvent cannot be recorded into a capture."""
+        if s.capture is not None:
+            self.capture.invalidate(
+                s.capture, f"{call} with event 0x{e.handle:x}", C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                f"{call}: stream 0x{s.handle:x} is capturing, and event 0x{e.handle:x} comes from "
+                f"aclrtCreateEvent, which a capture cannot record. Record events outside the "
+                f"capture.")
+
     def record_event(self, handle: int, stream: int) -> None:
         e = self.event(handle, "aclrtRecordEvent")
         s = self.stream(stream, "aclrtRecordEvent")
-        task = self.sched.issue(s, Task("record", 0.0, detail={"event": handle}),
-                                self.profile.rates.launch_us)
+        self._event_in_capture(s, e, "aclrtRecordEvent")
+        task = self.issue(s, Task("record", 0.0, detail={"event": handle}), "aclrtRecordEvent")
         e.stream, e.seq, e.ts_us = s, task.seq, task.end_us
 
     def stream_wait_event(self, stream: int, handle: int) -> None:
         s = self.stream(stream, "aclrtStreamWaitEvent")
         e = self.event(handle, "aclrtStreamWaitEvent")
+        self._event_in_capture(s, e, "aclrtStreamWaitEvent")
         wait = (e.stream, e.seq) if e.stream is not None else None
-        self.sched.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
-                         self.profile.rates.launch_us)
+        self.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
+                   "aclrtStreamWaitEvent")
 
     def synchronize_event(self, handle: int) -> None:
         self.sched.wait_event(self.event(handle, "aclrtSynchronizeEvent"))
@@ -357,15 +388,47 @@ class Runtime:
 
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
-        """Queue an asynchronous task (capture records it instead: see capture.py)."""
+        """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        if stream.capture is not None:
+            return self.capture.record(stream.capture, task)
+        cap = self.capture.restricting(stream.device) if stream.default else None
+        if cap is not None:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+                           f"{call}: the default stream cannot be used while stream "
+                           f"0x{cap.stream.handle:x} is capturing. Use an explicit stream "
+                           f"(acl.rt.create_stream()).")
         return self.sched.issue(stream, task, self.profile.rates.launch_us)
 
     def before_sync_transfer(self, call: str) -> None:
-        """A synchronous memset/memcpy is about to run (capture may forbid it)."""
+        """A synchronous memset/memcpy is about to run: illegal under a GLOBAL capture (or a
+        THREAD_LOCAL one of this thread) unless the thread switched itself to RELAXED."""
+        ctx = self.current_ctx
+        cap = self.capture.restricting(ctx.device) if ctx is not None else None
+        if cap is not None:
+            raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+                           f"{call}: stream 0x{cap.stream.handle:x} is capturing in "
+                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, where synchronous "
+                           f"memset/memcpy/memcpy2d are illegal. Use the async form on the "
+                           f"capturing stream, or switch this thread to RELAXED with "
+                           f"acl.mdl.ri_capture_thread_exchange_mode("
+                           f"ACL_MODEL_RI_CAPTURE_MODE_RELAXED) — then the call runs once, now, "
+                           f"and is not recorded.")
         self.sched.now_us += self.profile.rates.api_us
 
     def stream_sync_for_pageable(self, stream: Stream, call: str) -> None:
         """ACL turns an async copy with pageable memory into 'synchronize, then copy'."""
+        if stream.capture is not None:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
+                           f"{call}: an async copy in a capture touches pageable host memory "
+                           f"(a numpy array / bytes), which would need a stream synchronize. "
+                           f"Captured copies need pinned memory: allocate the host buffer with "
+                           f"acl.rt.malloc_host.")
+        cap = self.capture.restricting(stream.device)
+        if cap is not None:
+            raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
+                           f"{call}: stream 0x{cap.stream.handle:x} is capturing in "
+                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, and an async copy with "
+                           f"pageable host memory would block. Use acl.rt.malloc_host memory.")
         self.sched.wait_stream(stream)
 
     # ----- plain-data view -----------------------------------------------------------------
@@ -401,5 +464,8 @@ class Runtime:
                        "largest_free": p.blocks.largest_free}
                       for p in mem.all_pools()],
             "touched_bytes": mem.touched_bytes(),
+            "models": self.capture.snapshot(),
+            "timeline": [{"stream": t.stream, "kind": t.kind, "start_us": t.start_us,
+                          "end_us": t.end_us, "nbytes": t.nbytes} for t in self.sched.timeline],
             "reports": list(self.reports),
         }

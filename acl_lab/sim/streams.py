@@ -26,6 +26,7 @@ class Task:
     start_us: float = 0.0
     end_us: float = 0.0
     wait_for: tuple | None = None     # (Stream, seq) that must have run first
+    uses: tuple = ()                  # Allocations the task reads or writes
 
 
 class Stream:

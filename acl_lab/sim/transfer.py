@@ -118,8 +118,8 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     byte, off = value & 0xFF, ptr - a.ptr
     r = rt.profile.rates
     task = Task("memset", count / (r.device if a.location == "device" else r.host),
-                run=lambda: a.view(off, count).fill(byte), nbytes=count,
-                detail={"ptr": ptr, "value": byte})
+                run=lambda: a.view(off, count).fill(byte), nbytes=count, uses=(a,),
+                detail={"ptr": ptr, "value": byte, "size": count})
     _submit(rt, call, s, task)
 
 
@@ -153,8 +153,8 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         _aligned64(call, dst=dst, src=src)
     task = Task("memcpy", _copy_cost(rt, direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count), nbytes=count,
-                detail={"dst": dst, "src": src, "kind": _kind_name(direction),
-                        "pinned": not pageable})
+                uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
+                                      "kind": _kind_name(direction), "pinned": not pageable})
     _submit(rt, call, s, task)
 
 
@@ -190,7 +190,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
 
     pinned = d.pool is not None and sa.pool is not None
     task = Task("memcpy2d", _copy_cost(rt, direction, width * height, pinned), run=run,
-                nbytes=width * height,
+                nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": _kind_name(direction),
                         "width": width, "height": height})
     _submit(rt, call, s, task)

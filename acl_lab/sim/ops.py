@@ -1,0 +1,210 @@
+"""aclnn-style operators: tensors over device memory, scalars, the two-phase call pattern.
+
+Phase one (``*_get_workspace_size``) checks dtypes and shapes and returns a workspace size
+and a one-shot executor; phase two (``aclnnAdd(workspace, size, executor, stream)``)
+queues the computation on a stream. Codes follow the aclnn docs: NULL arguments give
+ACLNN_ERR_PARAM_NULLPTR, unsupported dtypes or shapes ACLNN_ERR_PARAM_INVALID.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .. import constants as C
+from .simerror import SimError
+from .streams import Task
+
+TENSOR_BASE, SCALAR_BASE, EXECUTOR_BASE = 0x5000_0000, 0x6000_0000, 0x7000_0000
+NUMPY_DTYPES = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_DOUBLE: np.float64,
+                C.ACL_INT8: np.int8, C.ACL_UINT8: np.uint8, C.ACL_INT16: np.int16,
+                C.ACL_INT32: np.int32, C.ACL_INT64: np.int64, C.ACL_BOOL: np.bool_}
+ARITHMETIC = tuple(d for d in NUMPY_DTYPES if d != C.ACL_BOOL)
+
+
+def _dt(code: int) -> str:
+    return C.DATA_TYPE_NAMES.get(code, str(code))
+
+
+@dataclass(eq=False)
+class Tensor:
+    handle: int
+    shape: tuple
+    dtype: int
+    strides: tuple        # in elements, like aclCreateTensor
+    offset: int           # in elements
+    fmt: int
+    storage_shape: tuple
+    ptr: int
+
+    @property
+    def np_dtype(self):
+        return np.dtype(NUMPY_DTYPES[self.dtype])
+
+    def describe(self) -> str:
+        return f"tensor 0x{self.handle:x} {list(self.shape)} {_dt(self.dtype)} at 0x{self.ptr:x}"
+
+
+@dataclass(eq=False)
+class Executor:
+    handle: int
+    op: str
+    inputs: tuple          # (Tensor | float, ...) resolved at phase one
+    out: Tensor
+
+
+class Operators:
+    def __init__(self, rt):
+        self.rt = rt
+        self.tensors: dict[int, Tensor] = {}
+        self.scalars: dict[int, tuple] = {}       # handle -> (value, dtype)
+        self.executors: dict[int, Executor] = {}
+        self._count = 0
+
+    def _handle(self, base: int) -> int:
+        self._count += 1
+        return base + self._count * 0x40
+
+    # ----- tensors and scalars -------------------------------------------------------------
+    def create_tensor(self, shape, dtype, strides, offset, fmt, storage_shape, ptr) -> int:
+        call = "aclCreateTensor"
+        shape, strides, storage = tuple(shape), tuple(strides), tuple(storage_shape)
+        if ptr == 0 and any(shape):
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: the device address is NULL.")
+        if dtype not in NUMPY_DTYPES:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: data type {_dt(dtype)} is not supported by the simulator's "
+                           f"operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...")
+        if len(strides) != len(shape) or min(shape + storage, default=0) < 0 or offset < 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: shape {list(shape)} needs one stride per dimension (got "
+                           f"{list(strides)}); dimensions and offset must not be negative.")
+        t = Tensor(self._handle(TENSOR_BASE), shape, dtype, strides, offset, fmt, storage, ptr)
+        self.tensors[t.handle] = t
+        return t.handle
+
+    def create_scalar(self, value, dtype) -> int:
+        if dtype not in NUMPY_DTYPES:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"aclCreateScalar: data type {_dt(dtype)} is not supported.")
+        h = self._handle(SCALAR_BASE)
+        self.scalars[h] = (NUMPY_DTYPES[dtype](value).item(), dtype)
+        return h
+
+    def destroy(self, table: dict, handle: int, call: str) -> None:
+        if handle not in table:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: 0x{handle:x} is not a live object of this kind.")
+        del table[handle]
+
+    def _tensor(self, handle: int, name: str, call: str) -> Tensor:
+        t = self.tensors.get(handle)
+        if t is None:
+            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
+                           f"{call}: {name} 0x{handle:x} is not a tensor from aclCreateTensor.")
+        return t
+
+    def _scalar(self, handle: int, name: str, call: str) -> float:
+        if handle not in self.scalars:
+            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
+                           f"{call}: {name} 0x{handle:x} is not a scalar from aclCreateScalar.")
+        return self.scalars[handle][0]
+
+    def _storage(self, t: Tensor, name: str, call: str):
+        """The allocation and byte span holding tensor ``t``'s elements."""
+        if any(n == 0 for n in t.shape):
+            return None, 0
+        last = t.offset + sum((n - 1) * s for n, s in zip(t.shape, t.strides))
+        if last + 1 > int(np.prod(t.storage_shape or (0,))):
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                           f"{call}: {name} ({t.describe()}) reaches element {last}, beyond its "
+                           f"storage shape {list(t.storage_shape)}.")
+        span = (last + 1) * t.np_dtype.itemsize
+        try:
+            a = self.rt.memory.resolve(t.ptr, span, name, call)
+        except SimError as e:
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID, e.message) from None
+        if a.location != "device":
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                           f"{call}: {name} lives in host memory ({a.describe()}); operators "
+                           f"read and write device memory (aclrtMalloc).")
+        return a, span
+
+    # ----- phase one ------------------------------------------------------------------------
+    def prepare(self, op: str, call: str, tensors: dict, scalars: dict, out_name: str) -> tuple:
+        ts = {n: self._tensor(h, n, call) for n, h in tensors.items()}
+        xs = {n: self._scalar(h, n, call) for n, h in scalars.items()}
+        for n, t in ts.items():
+            if t.dtype not in ARITHMETIC:
+                raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                               f"{call}: {n} has data type {_dt(t.dtype)}, which {op} does not "
+                               f"support.")
+            self._storage(t, n, call)
+        out = ts[out_name]
+        ins = [t for n, t in ts.items() if n != out_name]
+        try:
+            shape = np.broadcast_shapes(*(t.shape for t in ins))
+        except ValueError:
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                           f"{call}: shapes " + ", ".join(str(list(t.shape)) for t in ins)
+                           + " do not broadcast.") from None
+        if op != "InplaceCopy" and shape != out.shape or op == "InplaceCopy" and \
+                np.broadcast_shapes(shape, out.shape) != out.shape:
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                           f"{call}: the output has shape {list(out.shape)} but the inputs "
+                           f"broadcast to {list(shape)}. Create the output with that shape.")
+        result = np.result_type(*(t.np_dtype for t in ins))
+        if not np.can_cast(result, out.np_dtype, "same_kind"):
+            raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                           f"{call}: the result type {result} cannot be cast to the output's "
+                           f"{_dt(out.dtype)}.")
+        ex = Executor(self._handle(EXECUTOR_BASE), op, tuple(ins) + tuple(xs.values()), out)
+        self.executors[ex.handle] = ex
+        return 0, ex.handle
+
+    # ----- phase two ------------------------------------------------------------------------
+    def launch(self, op: str, workspace: int, ws_size: int, executor: int, stream) -> None:
+        call = f"aclnn{op}"
+        ex = self.executors.get(executor)
+        if ex is None or ex.op != op:
+            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
+                           f"{call}: executor 0x{executor:x} is not a live executor of {call}"
+                           f"GetWorkspaceSize. An executor runs once: call {call}"
+                           f"GetWorkspaceSize again for every launch (or capture the launch "
+                           f"and replay the model).")
+        tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
+        places = [self._storage(t, "tensor", call) for t in tensors]
+        nbytes = sum(span for _, span in places)
+        r = self.rt.profile.rates
+        task = Task("op", r.op_fixed_us + nbytes / r.device, run=self._kernel(ex, places),
+                    nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
+                    detail={"op": op, "out": ex.out.ptr, "shape": list(ex.out.shape),
+                            "workspace": workspace})
+        self.rt.issue(stream, task, call)
+        del self.executors[executor]
+
+    @staticmethod
+    def _array(t: Tensor, place) -> np.ndarray:
+        a, span = place
+        if a is None:
+            return np.empty(t.shape, t.np_dtype)
+        raw = a.view(t.ptr - a.ptr, span).view(t.np_dtype)
+        item = t.np_dtype.itemsize
+        return as_strided(raw[t.offset:], t.shape, tuple(s * item for s in t.strides))
+
+    def _kernel(self, ex: Executor, places):
+        tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
+        scalars = [x for x in ex.inputs if not isinstance(x, Tensor)]
+
+        def run() -> None:
+            arrays = [self._array(t, p) for t, p in zip(tensors, places)]
+            *ins, out = arrays
+            if ex.op == "Add":
+                value = ins[0] + ins[1] * scalars[0]
+            elif ex.op == "Mul":
+                value = ins[0] * ins[1]
+            else:   # InplaceCopy: out (selfRef) <- src, cast and broadcast
+                value = ins[0]
+            np.copyto(out, np.broadcast_to(value, out.shape), casting="unsafe")
+        return run
