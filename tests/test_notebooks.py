@@ -1,0 +1,80 @@
+"""The chapters as a learner meets them: every notebook validated by nbval (pytest collects
+notebooks/ with --nbval), committed executed, free of machine paths, with a check after
+every exercise and a hidden solution."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CHAPTERS = ["00_start_here", "01_resource_management", "02_host_and_device_memory",
+            "03_memset_and_memcpy", "04_meminfo_and_run_mode", "05_memory_pool_and_alignment",
+            "06_capture_acl_graph", "07_capstone"]
+MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\\.venv|[A-Z]:\\\\)")
+TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}:\d{2}\b|\b20\d\d-\d\d-\d\d\b")
+
+
+def _cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _text(output) -> str:
+    parts = [output.get("text", "")]
+    for mime, value in output.get("data", {}).items():
+        if mime.startswith("text/"):
+            parts.append("".join(value) if isinstance(value, list) else value)
+    return "".join("".join(p) if isinstance(p, list) else p for p in parts)
+
+
+def test_every_chapter_is_there():
+    assert [p.stem for p in NOTEBOOKS] == CHAPTERS
+
+
+def test_nbval_collects_every_notebook():
+    config = (ROOT / "pyproject.toml").read_text()
+    assert '"notebooks"' in config and "--nbval" in config
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_executed_without_machine_paths(path):
+    code = [c for c in _cells(path) if c["cell_type"] == "code"]
+    assert code and all(c["execution_count"] is not None for c in code), \
+        "commit the notebook executed (tools/execute_notebooks.py)"
+    counts = [c["execution_count"] for c in code]
+    assert counts == list(range(1, len(code) + 1)), "execute top to bottom in a fresh kernel"
+    for c in code:
+        for o in c.get("outputs", []):
+            assert o.get("output_type") != "error", f"error output in {c['source'][:80]}"
+            text = _text(o)
+            assert not MACHINE_PATH.search(text), f"machine path in output: {text[:200]}"
+            assert not TIME_OF_DAY.search(text), f"time of day in output: {text[:200]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_starts_fresh(path):
+    first = next(c for c in _cells(path) if c["cell_type"] == "code")
+    assert "acl_lab.reset(" in "".join(first["source"])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_exercise_has_a_check_and_a_hidden_solution(path):
+    cells = _cells(path)
+    for i, c in enumerate(cells):
+        tags = c.get("metadata", {}).get("tags", [])
+        if "exercise" not in tags:
+            continue
+        source = "".join(c["source"])
+        assert "exercises.check(" in source, f"exercise cell without a check: {source[:120]}"
+        solution = next((s for s in cells[i + 1:] if "solution" in s["metadata"].get("tags", [])),
+                        None)
+        assert solution is not None, f"exercise without a solution cell: {source[:120]}"
+        assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True
+        assert "exercises.check(" in "".join(solution["source"])
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_has_slide_metadata(path):
+    kinds = {c["metadata"].get("slideshow", {}).get("slide_type") for c in _cells(path)}
+    assert "slide" in kinds
