@@ -16,9 +16,10 @@ from typing import Callable
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")
 DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
+_PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Call:
     seq: int
     name: str           # e.g. "rt.malloc"
@@ -28,6 +29,13 @@ class Call:
     start_us: float     # modeled host clock before / after the call
     end_us: float
     task: dict | None = None   # stream work the call issued: stream, kind, start_us, end_us
+
+    def __init__(self, seq, name, args, result, thread, start_us, end_us, task=None):
+        # Every API call builds one: filling __dict__ directly costs a third of the frozen
+        # dataclass __init__ (one object.__setattr__ per field); the instance stays frozen.
+        d = self.__dict__
+        d["seq"], d["name"], d["args"], d["result"] = seq, name, args, result
+        d["thread"], d["start_us"], d["end_us"], d["task"] = thread, start_us, end_us, task
 
     @property
     def ret(self):
@@ -39,6 +47,8 @@ class Call:
 
 
 def _summary(value):
+    if type(value) is tuple and _PLAIN.issuperset(map(type, value)):
+        return value
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, tuple):
@@ -76,6 +86,7 @@ class Trace:
 
     def wrap(self, name: str, fn: Callable) -> Callable:
         calls, clock, last_task = self.calls, self._clock, self._last_task
+        get_ident = threading.get_ident
 
         def traced(*args, **kwargs):
             t0, before = clock(), last_task()
@@ -87,7 +98,8 @@ class Trace:
             if kwargs:
                 args = args + tuple(kwargs.values())
             calls.append(Call(next(self._seq), name, _summary(args), _summary(result),
-                              self._thread_name(), t0, clock(), task_info))
+                              self._threads.get(get_ident()) or self._thread_name(), t0,
+                              clock(), task_info))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)

@@ -20,3 +20,13 @@ def bare_acl():
     acl_lab.reset("910b")
     yield acl_lab.load(profile="910b")
     acl_lab.reset()
+
+
+@pytest.fixture
+def acl_on():
+    """Factory: ``acl_on("310")`` is a fresh process on that profile, initialised, device 0 set
+    (``acl_on("310", device=False)``: nothing set)."""
+    from simhelpers import fresh
+
+    yield fresh
+    acl_lab.reset("910b")

@@ -21,6 +21,7 @@ from .runtime import Runtime
 from .simerror import SimError
 
 _U64 = 1 << 64
+_I64_MIN = -(1 << 63)
 
 
 def _int(call: str, name: str, value) -> int:
@@ -29,7 +30,7 @@ def _int(call: str, name: str, value) -> int:
         v = operator.index(value)
     except TypeError:
         raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
-    if not -_U64 // 2 <= v < _U64:
+    if not _I64_MIN <= v < _U64:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        f"{call}: {name}={v} does not fit in 64 bits.")
     return v

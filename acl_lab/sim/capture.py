@@ -208,9 +208,9 @@ class CaptureManager:
                            f"{call}: model 0x{handle:x} was captured on device {m.device}; "
                            f"stream 0x{stream.handle:x} is on device {stream.device}.")
         task = self._replay_task(m, call)
+        self.rt.issue(stream, task, call)     # the default stream is refused during a capture
         m.executions += 1
         m.in_flight += 1
-        self.rt.sched.issue(stream, task, self.rt.profile.rates.launch_us)
 
     def execute(self, handle: int, timeout_ms: int) -> None:
         call = "aclmdlRIExecute"
@@ -274,6 +274,12 @@ class CaptureManager:
     def snapshot(self) -> list[dict]:
         return [{"handle": m.handle, "device": m.device, "stream": m.stream,
                  "ready": m.ready, "executions": m.executions, "in_flight": m.in_flight,
-                 "tasks": [{"seq": t.seq, "kind": t.kind, "nbytes": t.nbytes,
-                            "duration_us": t.duration_us, **t.detail} for t in m.tasks]}
+                 "tasks": [_task_row(t) for t in m.tasks]}
                 for m in self.models.values()]
+
+
+def _task_row(t: Task) -> dict:
+    """A recorded task as plain data; a copy's direction (its detail "kind") is "direction"."""
+    detail = {("direction" if k == "kind" else k): v for k, v in t.detail.items()}
+    return {**detail, "seq": t.seq, "kind": t.kind, "nbytes": t.nbytes,
+            "duration_us": t.duration_us}

@@ -81,6 +81,11 @@ class Allocation:
         o = self._owner
         return o() if isinstance(o, weakref.ref) else o
 
+    @property
+    def read_only(self) -> bool:
+        """Pageable memory Python will not let anyone write (bytes, a read-only array)."""
+        return self.pool is None and memoryview(self.owner()).readonly
+
     def view(self, offset: int, n: int) -> np.ndarray:
         """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
         if self.pool is not None:
@@ -124,6 +129,8 @@ class Memory:
         self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
+        self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
+        self._pool_order: dict[tuple, list[Pool]] = {}   # memo of _pools_for (hot in malloc)
 
     # ----- allocation -------------------------------------------------------------------
     def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
@@ -162,8 +169,17 @@ class Memory:
         huge1g = policy & 0xFF in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
             else malloc_footprint(size)
+        if footprint >= 1 << 64:   # C: size + padding wraps around size_t
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{cname}: size {size} plus {footprint - size} B of rounding and "
+                           f"padding overflows size_t. Ask for less.")
         align = DVPP_ALIGN if api == "dvpp_malloc" else RUNTIME_ALIGN
-        pools = self._pools_for(device, policy, footprint)
+        key = (device, policy, footprint > HUGE_FIRST_THRESHOLD)
+        pools = self._pool_order.get(key)
+        if pools is None:
+            pools = self._pools_for(device, policy, footprint)
+            if not policy & ~0x11FF:   # only defined policy bits: a bounded set of keys
+                self._pool_order[key] = pools
         if not pools:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            f"{cname}: {self.profile.soc_name} (profile '{self.profile.name}') "
@@ -292,11 +308,13 @@ class Memory:
     # ----- pageable host memory ----------------------------------------------------------
     def register(self, obj) -> int:
         """Register a numpy array or bytes-like object as pageable host memory; its address."""
+        self._sweep()
         if isinstance(obj, np.ndarray):
             root = _root_array(obj)
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
-            key, size, api, owner = real, root.nbytes, "numpy", weakref.ref(root)
+            key, size, api = real, root.nbytes, "numpy"
+            owner = weakref.ref(root, lambda _, key=key: self._dead.append(key))
         else:
             view = memoryview(obj)
             real, offset = id(obj), 0
@@ -309,6 +327,16 @@ class Memory:
             self._pageable[key] = a
             self._add(a)
         return a.ptr + offset
+
+    def _sweep(self) -> None:
+        """Forget registrations whose numpy array was garbage-collected."""
+        while self._dead:
+            key = self._dead.pop()
+            a = self._pageable.get(key)
+            if a is not None and a.owner() is None:
+                del self._pageable[key]
+                if self.allocs.get(a.ptr) is a:
+                    self._drop(a, "its numpy array was garbage-collected")
 
     # ----- accounting ------------------------------------------------------------------
     def pools_for_attr(self, device: int, attr: int) -> list[Pool]:

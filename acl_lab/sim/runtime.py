@@ -162,8 +162,6 @@ class Runtime:
         for a in leaked:
             self.memory.release(a, f"released by {call}({dev.id})")
         dev.default_ctx = None
-        if self.current_ctx is None:
-            self.current_ctx = None
 
     # ----- contexts ----------------------------------------------------------------------
     def _new_context(self, device: int, default: bool) -> Context:
@@ -372,14 +370,12 @@ class Runtime:
         self.memory.release(a, f"freed by {c_name(api)}")
 
     def _finish_work_on(self, a: Allocation) -> None:
-        """Freeing waits for queued work on the block's device (the block must not vanish
-        under a copy in flight)."""
-        for c in self.contexts.values():
-            if a.device is None or c.device == a.device:
-                self.sched.run_until(c.default_stream)
-        for s in list(self.streams.values()):
-            if a.device is None or s.device == a.device:
-                self.sched.run_until(s)
+        """Freeing waits for queued work that uses the block (it must not vanish under a copy
+        in flight); other queued work stays queued."""
+        for s in self.all_streams(a.device):
+            last = next((t.seq for t in reversed(s.pending) if a in t.uses), None)
+            if last is not None:
+                self.sched.run_until(s, last)
 
     def mem_info(self, attr: int) -> tuple[int, int]:
         ctx = self.require_ctx("aclrtGetMemInfo")
@@ -462,7 +458,8 @@ class Runtime:
                        "page": p.spec.page, "p2p": p.spec.p2p, "base": p.base,
                        "total": p.spec.size, "used": p.blocks.used,
                        "largest_free": p.blocks.largest_free}
-                      for p in mem.all_pools()],
+                      for p in mem.all_pools()
+                      if p.device is None or p.device in self.devices or p.blocks.used],
             "touched_bytes": mem.touched_bytes(),
             "models": self.capture.snapshot(),
             "timeline": [{"stream": t.stream, "kind": t.kind, "start_us": t.start_us,

@@ -85,6 +85,14 @@ def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
                        f"buffer.")
 
 
+def _writable(call: str, a: Allocation, what: str, addr: int) -> None:
+    if a.read_only:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       f"{call}: {what} 0x{addr:x} is {a.describe()}, which is read-only (an "
+                       f"immutable bytes object or a read-only array). Write into a bytearray, "
+                       f"a writable numpy array or aclrtMallocHost memory instead.")
+
+
 def _aligned64(call: str, **pointers: int) -> None:
     for name, p in pointers.items():
         if p % RUNTIME_ALIGN:
@@ -110,6 +118,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     _not_null(call, devPtr=ptr)
     _count_within(call, count, maximum, "maxCount")
     a = rt.memory.resolve(ptr, count, "devPtr", call)
+    _writable(call, a, "devPtr", ptr)
     if s is not None and a.pool is None:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        f"{call}: 0x{ptr:x} is pageable host memory ({a.describe()}); a stream "
@@ -137,12 +146,18 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         return
     d = rt.memory.resolve(dst, count, "dst", call)
     sa = rt.memory.resolve(src, count, "src", call)
+    _writable(call, d, "dst", dst)
     _no_overlap(call, dst, src, count)
     direction = _direction(call, kind, d, sa, strict=s is None)
+    if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
+        raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       f"{call}: asynchronous host-to-host copies are not supported when the "
+                       f"application runs on the host (ACL_HOST). Copy host memory with the "
+                       f"synchronous aclrtMemcpy.")
     pageable = d.pool is None or sa.pool is None
     if s is not None and pageable:
         if direction == H2H or direction == D2D:
-            raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED if direction == H2H
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if direction == H2H
                            else C.ACL_ERROR_RT_PARAM_INVALID,
                            f"{call}: an asynchronous {_kind_name(direction)} copy cannot use "
                            f"pageable memory. Allocate with aclrtMallocHost, or copy "
@@ -176,6 +191,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                        + ", ".join(_kind_name(k) for k in allowed) + ".")
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
     d = rt.memory.resolve(dst, dspan, "dst", call)
+    _writable(call, d, "dst", dst)
     sa = rt.memory.resolve(src, sspan, "src", call)
     direction = _direction(call, kind, d, sa, strict=True)
     if direction not in allowed:

@@ -1,0 +1,158 @@
+"""Properties (hypothesis): ALIGN_UP, the simulator's allocators under random sequences of
+allocations and frees, and the free list they stand on."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from acl_lab import constants as C
+from acl_lab import snapshot
+from acl_lab.align import align_up
+from acl_lab.sim.freelist import FreeList
+from simhelpers import fresh, seed_align_up
+
+MiB = 1 << 20
+FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
+            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host"}
+# aclrtMemAttr -> (memory kind or None for both, page kinds it sums)
+ATTRS = {
+    C.ACL_DDR_MEM: ("DDR", {"huge", "normal"}), C.ACL_DDR_MEM_HUGE: ("DDR", {"huge"}),
+    C.ACL_DDR_MEM_NORMAL: ("DDR", {"normal"}), C.ACL_HBM_MEM: ("HBM", {"huge", "normal"}),
+    C.ACL_HBM_MEM_HUGE: ("HBM", {"huge"}), C.ACL_HBM_MEM_NORMAL: ("HBM", {"normal"}),
+    C.ACL_MEM_NORMAL: (None, {"normal"}), C.ACL_MEM_HUGE: (None, {"huge"}),
+}
+
+
+# ----- ALIGN_UP ----------------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(length=st.integers(0, 1 << 48),
+       k=st.sampled_from([1, 2, 32, 64, 128, 4096, 2 * MiB]) | st.integers(1, 1 << 20))
+def test_align_up_properties(length, k):
+    r = align_up(length, k)
+    assert r % k == 0
+    assert length <= r < length + k
+    assert align_up(r, k) == r
+    if length >= 1:
+        assert r == seed_align_up(length, k)
+
+
+# ----- allocators --------------------------------------------------------------------------
+sizes = (st.integers(1, 4096) | st.integers(MiB - 64, MiB + 64)     # around HUGE_FIRST's 1 MiB
+         | st.integers(MiB + 1, 8 * MiB))
+policies = st.sampled_from([C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_ONLY,
+                            C.ACL_MEM_MALLOC_NORMAL_ONLY])
+alloc_op = st.tuples(st.just("alloc"), st.sampled_from(sorted(FREED_BY)), sizes, policies)
+free_op = st.tuples(st.just("free"), st.integers(0, 1 << 16))
+
+
+def _call_alloc(acl, api, size, policy):
+    if api == "malloc_host":
+        return acl.rt.malloc_host(size)
+    if api == "dvpp_malloc":
+        return acl.media.dvpp_malloc(size)
+    return getattr(acl.rt, api)(size, policy)
+
+
+def _call_free(acl, api, ptr):
+    return (acl.media.dvpp_free if api == "dvpp_free" else getattr(acl.rt, api))(ptr)
+
+
+def _check_invariants(acl, host_mode):
+    snap = snapshot()
+    allocs = [a for a in snap["allocations"] if a["pool"] != "pageable"]
+    for a, b in zip(allocs, allocs[1:]):                       # sorted by ptr
+        assert a["ptr"] + a["footprint"] <= b["ptr"], (a, b)
+    for a in allocs:
+        if a["api"] == "dvpp_malloc":
+            assert a["ptr"] % 128 == 0
+        elif a["api"] != "malloc_host":
+            assert a["ptr"] % 64 == 0
+        elif host_mode:
+            assert a["ptr"] % 64 == 0 and a["location"] == "host"
+    used = {p["label"]: 0 for p in snap["pools"]}
+    for a in allocs:
+        used[a["pool"]] += a["footprint"]
+    for p in snap["pools"]:
+        assert p["used"] == used[p["label"]], p["label"]
+    kinds = {p["kind"] for p in snap["pools"] if p["device"] == 0}
+    for attr, (kind, pages) in ATTRS.items():
+        if kind == "HBM" and "HBM" not in kinds:
+            kind = "DDR"                     # DDR-only SoCs answer HBM queries with DDR
+        pools = [p for p in snap["pools"] if p["device"] == 0 and not p["p2p"]
+                 and p["page"] in pages and kind in (None, p["kind"])]
+        free, total, ret = acl.rt.get_mem_info(attr)
+        assert ret == 0
+        assert total == sum(p["total"] for p in pools)
+        assert free == total - sum(used[p["label"]] for p in pools)
+    return snap
+
+
+@settings(max_examples=150, deadline=None)
+@given(profile=st.sampled_from(["910b", "310", "200dk"]),
+       ops=st.lists(alloc_op | free_op, min_size=4, max_size=30))
+def test_allocators_never_overlap_and_account_exactly(profile, ops):
+    acl = fresh(profile)
+    host_mode = acl.rt.get_run_mode()[0] == C.ACL_HOST
+    live = []
+    for op in ops:
+        if op[0] == "alloc":
+            _, api, size, policy = op
+            ptr, ret = _call_alloc(acl, api, size, policy)
+            if api == "malloc_cached" and policy == C.ACL_MEM_MALLOC_HUGE_ONLY:
+                assert (ptr, ret) == (0, C.ACL_ERROR_RT_PARAM_INVALID)
+                continue
+            assert ret == 0, acl.get_recent_err_msg()
+            live.append((api, ptr))
+        elif live:
+            api, ptr = live.pop(op[1] % len(live))
+            assert _call_free(acl, FREED_BY[api], ptr) == 0
+        _check_invariants(acl, host_mode)
+    for api, ptr in live:
+        assert _call_free(acl, FREED_BY[api], ptr) == 0
+    snap = _check_invariants(acl, host_mode)
+    assert all(p["used"] == 0 for p in snap["pools"])
+    for attr in ATTRS:
+        free, total, _ = acl.rt.get_mem_info(attr)
+        assert free == total
+
+
+# ----- the free list -----------------------------------------------------------------------
+BASE, SIZE = 1000, 200_000     # a base that is not aligned: alignment gaps must stay free
+
+
+def _tiles_exactly(fl, live):
+    """Free blocks and live blocks cover [BASE, BASE+SIZE) with no gap and no overlap, and no
+    two free blocks touch (freeing coalesced them)."""
+    free = fl.free_blocks()
+    spans = sorted(free + list(live.items()))
+    pos = BASE
+    for start, length in spans:
+        assert start == pos and length > 0
+        pos += length
+    assert pos == BASE + SIZE
+    assert all(a + n < b for (a, n), (b, _) in zip(free, free[1:]))
+    assert fl.used == sum(live.values()) and fl.free == SIZE - fl.used
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 30_000),
+                          st.sampled_from([1, 32, 64, 128]), st.integers(0, 1 << 16)),
+                max_size=60))
+def test_freelist_tiles_its_range_and_coalesces_completely(ops):
+    fl, live = FreeList(BASE, SIZE), {}
+    for alloc, nbytes, align, pick in ops:
+        if alloc or not live:
+            addr = fl.alloc(nbytes, align)
+            if addr is None:      # refused only when no free block can hold it aligned
+                assert all(align_up(s, align) + nbytes > s + n for s, n in fl.free_blocks())
+                continue
+            assert addr % align == 0
+            live[addr] = nbytes
+        else:
+            addr = sorted(live)[pick % len(live)]
+            fl.give_back(addr, live.pop(addr))
+        _tiles_exactly(fl, live)
+    for addr, nbytes in list(live.items()):
+        fl.give_back(addr, nbytes)
+    assert fl.free_blocks() == [(BASE, SIZE)]
+    assert fl.largest_free == SIZE and fl.used == 0

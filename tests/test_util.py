@@ -1,0 +1,176 @@
+"""acl.util (numpy / bytes <-> pointers), argument checking at the Python boundary, and
+acl_lab.check / acl_lab.explain."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import acl_lab
+from acl_lab import constants as C
+
+U8, F32 = np.dtype(np.uint8).num, np.dtype(np.float32).num
+H2D, D2H, H2H = (C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST,
+                 C.ACL_MEMCPY_HOST_TO_HOST)
+
+
+# ----- numpy_to_ptr --------------------------------------------------------------------------
+def test_numpy_to_ptr_same_array_same_pointer_views_share_it(acl):
+    a = np.arange(64, dtype=np.float32).reshape(8, 8)
+    p = acl.util.numpy_to_ptr(a)
+    assert p != 0 and acl.util.numpy_to_ptr(a) == p
+    assert acl.util.numpy_to_ptr(a[2]) == p + 2 * 8 * 4          # row 2 of the same buffer
+    assert acl.util.numpy_to_ptr(a.reshape(-1)[5:]) == p + 5 * 4
+    assert acl.util.numpy_to_ptr(a.reshape(64)) == p
+    pageable = [x for x in acl_lab.snapshot()["allocations"] if x["api"] == "numpy"]
+    assert len(pageable) == 1 and pageable[0]["size"] == a.nbytes   # one registration
+
+
+def test_numpy_to_ptr_refuses_non_contiguous_arrays(acl):
+    a = np.zeros((4, 6), np.float32)
+    for view in (a.T, a[:, ::2]):
+        assert acl.util.numpy_to_ptr(view) == 0
+        assert "not C-contiguous" in acl.get_recent_err_msg()
+        assert "ascontiguousarray" in acl.get_recent_err_msg()
+
+
+def test_numpy_round_trip_through_the_device(acl):
+    src = np.linspace(0, 1, 256, dtype=np.float32)
+    dst = np.zeros_like(src)
+    dev, _ = acl.rt.malloc(src.nbytes, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memcpy(dev, src.nbytes, acl.util.numpy_to_ptr(src), src.nbytes, H2D) == 0
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(dst), dst.nbytes, dev, src.nbytes, D2H) == 0
+    np.testing.assert_array_equal(dst, src)
+
+
+# ----- ptr_to_numpy / ptr_to_bytes -------------------------------------------------------------
+def test_ptr_to_numpy_views_pinned_host_memory(acl):
+    host, _ = acl.rt.malloc_host(64)
+    view = acl.util.ptr_to_numpy(host, (16,), F32)
+    view[:] = np.arange(16, dtype=np.float32)
+    assert acl.util.ptr_to_bytes(host, 64) == np.arange(16, dtype=np.float32).tobytes()
+    assert acl.rt.memset(host, 64, 0, 8) == 0
+    assert (view[:2] == 0).all() and view[2] == 2           # a view, not a copy
+    assert acl.util.ptr_to_numpy(host + 16, [2, 2], F32).tolist() == [[4, 5], [6, 7]]
+
+
+def test_ptr_to_numpy_on_registered_numpy_memory_shares_it(acl):
+    a = np.arange(10, dtype=np.float32)
+    view = acl.util.ptr_to_numpy(acl.util.numpy_to_ptr(a), (10,), F32)
+    assert np.shares_memory(view, a)
+    assert acl.util.ptr_to_bytes(acl.util.numpy_to_ptr(a) + 4, 8) == a[1:3].tobytes()
+
+
+@pytest.mark.parametrize("reader", [
+    lambda acl, p: acl.util.ptr_to_bytes(p, 16),
+    lambda acl, p: acl.util.ptr_to_numpy(p, (4,), F32),
+], ids=["ptr_to_bytes", "ptr_to_numpy"])
+def test_reading_device_memory_from_the_host_raises_in_acl_host_mode(acl, reader):
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    with pytest.raises(acl_lab.AclLabError) as err:
+        reader(acl, dev)
+    assert err.value.code == C.ACL_ERROR_INVALID_PARAM
+    assert "device memory" in str(err.value) and "ACL_MEMCPY_DEVICE_TO_HOST" in str(err.value)
+
+
+def test_reading_unknown_or_overrun_memory_raises(acl):
+    host, _ = acl.rt.malloc_host(64)
+    with pytest.raises(acl_lab.AclLabError, match="crash"):
+        acl.util.ptr_to_bytes(0xDEAD_0000, 4)
+    with pytest.raises(acl_lab.AclLabError, match="past the end"):
+        acl.util.ptr_to_bytes(host, 65)
+
+
+# ----- bytes_to_ptr --------------------------------------------------------------------------
+def test_bytes_to_ptr_is_a_read_only_source(acl):
+    data = bytes(range(64))
+    ptr = acl.util.bytes_to_ptr(data)
+    assert acl.util.bytes_to_ptr(data) == ptr
+    host, _ = acl.rt.malloc_host(64)
+    assert acl.rt.memcpy(host, 64, ptr, 64, H2H) == 0
+    assert acl.util.ptr_to_bytes(host, 64) == data
+
+    assert acl.rt.memcpy(ptr, 64, host, 64, H2H) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert "read-only" in acl.get_recent_err_msg() and f"0x{ptr:x}" in acl.get_recent_err_msg()
+    assert acl.rt.memset(ptr, 64, 0, 64) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert "read-only" in acl.get_recent_err_msg()
+    assert data == bytes(range(64))
+
+
+def test_read_only_numpy_array_is_refused_as_destination(acl):
+    frozen = np.zeros(64, np.uint8)
+    frozen.flags.writeable = False
+    host, _ = acl.rt.malloc_host(64)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(frozen), 64, host, 64, H2H) \
+        == C.ACL_ERROR_RT_PARAM_INVALID
+    assert "read-only" in acl.get_recent_err_msg()
+
+
+def test_bytearray_is_writable(acl):
+    buf = bytearray(64)
+    ptr = acl.util.bytes_to_ptr(buf)
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memset(dev, 64, 0x5A, 64) == 0
+    assert acl.rt.memcpy(ptr, 64, dev, 64, D2H) == 0
+    assert buf == bytearray(b"\x5a" * 64)
+
+
+# ----- the Python boundary -----------------------------------------------------------------
+@pytest.mark.parametrize("call", [
+    lambda acl: acl.util.numpy_to_ptr([1, 2, 3]),
+    lambda acl: acl.util.bytes_to_ptr("text"),
+    lambda acl: acl.util.ptr_to_numpy(0x1000, (4,), "float32"),
+    lambda acl: acl.rt.malloc(1.5, 0),
+    lambda acl: acl.rt.malloc("64", 0),
+    lambda acl: acl.rt.free(None),
+    lambda acl: acl.rt.memcpy(0x1000, 4, 0x2000, 4, 1.0),
+    lambda acl: acl.rt.set_device("0"),
+], ids=["numpy_to_ptr_list", "bytes_to_ptr_str", "npy_type_str", "malloc_float",
+        "malloc_str", "free_none", "memcpy_float_kind", "set_device_str"])
+def test_wrong_python_types_raise_type_error(acl, call):
+    with pytest.raises(TypeError):
+        call(acl)
+
+
+@pytest.mark.parametrize("call, code, words", [
+    (lambda acl: acl.rt.malloc(-1, 0), C.ACL_ERROR_INVALID_PARAM, "negative"),
+    (lambda acl: acl.rt.malloc(1 << 64, 0), C.ACL_ERROR_INVALID_PARAM, "64 bits"),
+    (lambda acl: acl.rt.malloc((1 << 64) - 1, 0), C.ACL_ERROR_INVALID_PARAM, "overflows"),
+    (lambda acl: acl.rt.malloc(1 << 62, 0), C.ACL_ERROR_RT_MEMORY_ALLOCATION, "cannot take"),
+    (lambda acl: acl.rt.free(1 << 64), C.ACL_ERROR_INVALID_PARAM, "64 bits"),
+    (lambda acl: acl.rt.free((1 << 64) - 1), C.ACL_ERROR_RT_PARAM_INVALID, "not returned"),
+    (lambda acl: acl.rt.memcpy(-8, 4, 0x1000, 4, 1), C.ACL_ERROR_INVALID_PARAM, "negative"),
+    (lambda acl: acl.rt.set_device(1 << 63), C.ACL_ERROR_RT_INVALID_DEVICEID, "does not exist"),
+    (lambda acl: acl.rt.get_mem_info(-(1 << 70)), C.ACL_ERROR_INVALID_PARAM, "64 bits"),
+    (lambda acl: acl.rt.destroy_stream(-3), C.ACL_ERROR_INVALID_PARAM, "negative"),
+], ids=["malloc_negative", "malloc_2_64", "malloc_max", "malloc_2_62", "free_2_64", "free_max",
+        "memcpy_negative", "set_device_2_63", "mem_info_huge_negative", "destroy_stream_neg"])
+def test_any_int_however_wrong_gets_a_code(acl, call, code, words):
+    result = call(acl)
+    assert (result[-1] if isinstance(result, tuple) else result) == code
+    assert words in acl.get_recent_err_msg()
+
+
+# ----- check / explain -------------------------------------------------------------------------
+def test_check_raises_with_the_backend_explanation(acl):
+    assert acl_lab.check(acl.rt.malloc(64, 0)) is None
+    with pytest.raises(acl_lab.AclLabError) as err:
+        acl_lab.check(acl.rt.free(0))
+    assert err.value.code == C.ACL_ERROR_INVALID_PARAM
+    assert str(err.value).startswith("ACL_ERROR_INVALID_PARAM (100000): aclrtFree")
+    assert "NULL" in str(err.value)
+    with pytest.raises(acl_lab.AclLabError, match="freeing the buffer: aclrtFree: 0x") as err:
+        acl_lab.check(acl.rt.free(0xDEAD_0000), "freeing the buffer")
+    assert err.value.code == C.ACL_ERROR_RT_PARAM_INVALID
+    with pytest.raises(acl_lab.AclLabError) as err:
+        acl_lab.check(acl.rt.malloc_host(0))                 # (ptr, ret) tuples too
+    assert err.value.code == C.ACL_ERROR_INVALID_PARAM
+
+
+def test_explain_names_and_explains_codes():
+    text = acl_lab.explain(C.ACL_ERROR_RT_PARAM_INVALID)
+    assert text.startswith("ACL_ERROR_RT_PARAM_INVALID (107000): ")
+    assert len(text) > 60
+    assert acl_lab.explain(0).startswith("ACL_SUCCESS (0)")
+    assert acl_lab.explain(C.ACL_ERROR_RT_MEMORY_ALLOCATION).startswith(
+        "ACL_ERROR_RT_MEMORY_ALLOCATION (207001)")
+    assert "not an ACL error code" in acl_lab.explain(123456)
