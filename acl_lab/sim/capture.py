@@ -220,6 +220,7 @@ class CaptureManager:
                            f"or a positive number of milliseconds.")
         m = self.model(handle, call)
         task = self._replay_task(m, call)
+        self.rt.before_blocking_call(call)
         m.executions += 1
         m.in_flight += 1
         self.rt.sched.now_us += self.rt.profile.rates.launch_us

@@ -200,11 +200,14 @@ class Operators:
         def run() -> None:
             arrays = [self._array(t, p) for t, p in zip(tensors, places)]
             *ins, out = arrays
-            if ex.op == "Add":
-                value = ins[0] + ins[1] * scalars[0]
-            elif ex.op == "Mul":
-                value = ins[0] * ins[1]
-            else:   # InplaceCopy: out (selfRef) <- src, cast and broadcast
-                value = ins[0]
-            np.copyto(out, np.broadcast_to(value, out.shape), casting="unsafe")
+            # Device arithmetic overflows to inf/nan silently (fresh memory is garbage):
+            # no Python warning pointing into the simulator.
+            with np.errstate(all="ignore"):
+                if ex.op == "Add":
+                    value = ins[0] + ins[1] * scalars[0]
+                elif ex.op == "Mul":
+                    value = ins[0] * ins[1]
+                else:   # InplaceCopy: out (selfRef) <- src, cast and broadcast
+                    value = ins[0]
+                np.copyto(out, np.broadcast_to(value, out.shape), casting="unsafe")
         return run

@@ -395,16 +395,16 @@ class Runtime:
                            f"(acl.rt.create_stream()).")
         return self.sched.issue(stream, task, self.profile.rates.launch_us)
 
-    def before_sync_transfer(self, call: str) -> None:
-        """A synchronous memset/memcpy is about to run: illegal under a GLOBAL capture (or a
-        THREAD_LOCAL one of this thread) unless the thread switched itself to RELAXED."""
+    def before_blocking_call(self, call: str) -> None:
+        """A synchronous memset/memcpy/model execution is about to run: illegal under a GLOBAL
+        capture (or a THREAD_LOCAL one of this thread) unless the thread switched to RELAXED."""
         ctx = self.current_ctx
         cap = self.capture.restricting(ctx.device) if ctx is not None else None
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
                            f"{call}: stream 0x{cap.stream.handle:x} is capturing in "
-                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, where synchronous "
-                           f"memset/memcpy/memcpy2d are illegal. Use the async form on the "
+                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, where synchronous calls "
+                           f"such as {call} are illegal. Use the async form on the "
                            f"capturing stream, or switch this thread to RELAXED with "
                            f"acl.mdl.ri_capture_thread_exchange_mode("
                            f"ACL_MODEL_RI_CAPTURE_MODE_RELAXED) — then the call runs once, now, "

@@ -215,7 +215,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
 def _submit(rt, call: str, stream, task: Task) -> None:
     """Run a synchronous task now, or queue an asynchronous one on its stream."""
     if stream is None:
-        rt.before_sync_transfer(call)
+        rt.before_blocking_call(call)
         rt.sched.blocking(task)
     else:
         rt.issue(stream, task, call)
