@@ -217,12 +217,29 @@ def test_rule19_exchanging_the_mode_needs_a_context_and_a_valid_mode(acl):
 
 
 # ----- rule 20: configuration calls --------------------------------------------------------
-@pytest.mark.skip(reason="rule 20 (profiling / dump / overflow-detection configuration during "
-                         "capture may fail or not take effect): the simulator models none of "
-                         "these configuration APIs, so there is nothing to call")
-def test_rule20_configuration_calls_during_capture():
-    """Kept so the rule list stays complete; enable once a configuration API exists."""
+def test_rule20_configuration_calls_during_capture_are_refused(acl, stream, tmp_path):
+    cfg = tmp_path / "dump.json"
+    cfg.write_text('{"dump": {"dump_list": []}}')
+    assert acl.mdl.init_dump() == 0                          # before capture: fine
+    assert acl.mdl.ri_capture_begin(stream, RELAXED) == 0    # refused in every mode
+    assert acl.mdl.set_dump(str(cfg)) == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+    assert "aclmdlSetDump" in acl.get_recent_err_msg()
+    assert acl.mdl.finalize_dump() == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+    assert status(acl, stream) == ACTIVE                     # the capture is not harmed
+    end(acl, stream)
+    assert acl.mdl.set_dump(str(cfg)) == 0
+    assert acl.mdl.finalize_dump() == 0
 
+
+def test_dump_configuration_order(bare_acl, tmp_path):
+    acl = bare_acl
+    assert acl.mdl.init_dump() == C.ACL_ERROR_UNINITIALIZE   # dump APIs do check aclInit
+    assert acl.init() == 0
+    assert acl.mdl.set_dump(str(tmp_path / "missing.json")) == C.ACL_ERROR_DUMP_NOT_RUN
+    assert acl.mdl.init_dump() == 0
+    assert acl.mdl.init_dump() == C.ACL_ERROR_DUMP_ALREADY_RUN
+    assert acl.mdl.set_dump(str(tmp_path / "missing.json")) == C.ACL_ERROR_INVALID_FILE
+    assert acl.mdl.finalize_dump() == 0
 
 # ----- rule 21: captured async copies with host memory need pinned memory ------------------
 @pytest.mark.parametrize("kind", [H2D, D2H], ids=["H2D", "D2H"])

@@ -303,6 +303,18 @@ class Mdl(_Namespace):
         rt.capture.destroy(_ptr("aclmdlRIDestroy", "modelRI", model_ri))
 
     @_api()
+    def init_dump(self, rt):
+        rt.configure("aclmdlInitDump")
+
+    @_api()
+    def set_dump(self, rt, dump_cfg_path):
+        rt.configure("aclmdlSetDump", lambda: _read_config(dump_cfg_path, "aclmdlSetDump"))
+
+    @_api()
+    def finalize_dump(self, rt):
+        rt.configure("aclmdlFinalizeDump")
+
+    @_api()
     def ri_debug_json_print(self, rt, model_ri, path, flags=0):
         c = "aclmdlRIDebugJsonPrint"
         if not isinstance(path, (str, os.PathLike)):
@@ -466,7 +478,7 @@ class SimAcl(_Namespace):
     @_api()
     def init(self, rt, config_path=""):
         if config_path:
-            _read_config(config_path)
+            _read_config(config_path, "aclInit")
         rt.init()
 
     @_api()
@@ -480,11 +492,13 @@ class SimAcl(_Namespace):
         return self._sim.rt.last_error
 
 
-def _read_config(path: str) -> None:
+def _read_config(path, call: str) -> None:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{call}: the config path must be a str, not {type(path).__name__}")
     if not os.path.isfile(path):
         raise SimError(C.ACL_ERROR_INVALID_FILE,
-                       f"aclInit: config file {path!r} does not exist. Pass an existing JSON file "
-                       f"or no path at all.")
+                       f"{call}: config file {os.fspath(path)!r} does not exist. Pass an existing "
+                       f"JSON file.")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -492,7 +506,7 @@ def _read_config(path: str) -> None:
             json.loads(text)
     except (OSError, ValueError) as e:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
-                       f"aclInit: config file {path!r} is not valid JSON ({e}).") from None
+                       f"{call}: config file {os.fspath(path)!r} is not valid JSON ({e}).") from None
 
 
 class Simulator:

@@ -46,6 +46,7 @@ class Runtime:
         self.sched = Scheduler()
         self.initialized = False
         self.finalized = False
+        self.dump_state = "off"               # aclmdlInitDump / SetDump / FinalizeDump
         self.devices: dict[int, Device] = {}
         self.contexts: dict[int, Context] = {}
         self.streams: dict[int, Stream] = {}
@@ -112,6 +113,32 @@ class Runtime:
             for a in leaked:
                 self.memory.release(a, "released by aclFinalize")
         self.initialized, self.finalized = False, True
+
+    # ----- configuration (dump) ---------------------------------------------------------
+    def configure(self, call: str, validate=lambda: None) -> None:
+        """aclmdlInitDump / SetDump / FinalizeDump: the dump state machine, and rule 20 of the
+        capture seed (configuration during capture may fail or not take effect: refused)."""
+        if not self.initialized:
+            raise SimError(C.ACL_ERROR_UNINITIALIZE,
+                           f"{call}: AscendCL is not initialized; dump configuration needs "
+                           f"acl.init() first.")
+        if self.capture.active:
+            stream = next(iter(self.capture.active))
+            raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+                           f"{call}: stream 0x{stream:x} is capturing. Configuration calls "
+                           f"(profiling, dump, overflow detection) during capture may fail or "
+                           f"not apply to the captured model; the simulator refuses them. "
+                           f"Configure before aclmdlRICaptureBegin or after capture end.")
+        state = self.dump_state
+        if call == "aclmdlInitDump" and state != "off":
+            raise SimError(C.ACL_ERROR_DUMP_ALREADY_RUN,
+                           f"{call}: dump is already initialized. Call aclmdlFinalizeDump first.")
+        if call != "aclmdlInitDump" and state == "off":
+            raise SimError(C.ACL_ERROR_DUMP_NOT_RUN,
+                           f"{call}: dump is not initialized. Call aclmdlInitDump first.")
+        validate()
+        self.dump_state = {"aclmdlInitDump": "initialized", "aclmdlSetDump": "set",
+                           "aclmdlFinalizeDump": "off"}[call]
 
     # ----- devices -----------------------------------------------------------------------
     def check_device_id(self, device: int, call: str) -> None:
