@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import itertools
 import threading
+import types
 from collections import deque
 from dataclasses import dataclass
 from html import escape
 from typing import Callable
 
-NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")
+NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
 DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
 _PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)
@@ -159,7 +160,7 @@ class Traced:
             if attr.startswith("_"):
                 continue
             value = getattr(target, attr)
-            if attr in NAMESPACES:
+            if attr in NAMESPACES or isinstance(value, types.ModuleType) and not prefix:
                 setattr(self, attr, Traced(value, trace, f"{prefix}{attr}."))
             elif callable(value):
                 setattr(self, attr, trace.wrap(prefix + attr, value))

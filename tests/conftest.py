@@ -30,3 +30,13 @@ def acl_on():
 
     yield fresh
     acl_lab.reset("910b")
+
+
+def pytest_addoption(parser):
+    """Options of the contract suite (tests/contract); declared here so that
+    `pytest --backend ascend` works from the repository root too."""
+    group = parser.getgroup("acl_lab contract")
+    group.addoption("--backend", default="sim", choices=("sim", "ascend"),
+                    help="backend the contract runs on (default: sim)")
+    group.addoption("--profile", default=None,
+                    help="simulator profile (default: every profile)")

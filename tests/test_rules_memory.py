@@ -167,7 +167,8 @@ def test_rule05_memset_finds_the_location_from_the_address(acl, where):
     assert after[:16] == before[:16] and after[116:] == before[116:]
 
     assert acl.rt.memset(ptr, 100, 0, 101) == C.ACL_ERROR_RT_PARAM_INVALID
-    assert "101" in acl.get_recent_err_msg() and "100" in acl.get_recent_err_msg()
+    message = acl.get_recent_err_msg()
+    assert "101" in message and "100" in message
     assert acl.rt.memset(ptr, 300, 0, 300) == C.ACL_ERROR_RT_PARAM_INVALID   # past the end
     assert "past the end" in acl.get_recent_err_msg()
     assert read(acl, ptr, 256) == after

@@ -25,12 +25,19 @@ def test_numpy_to_ptr_same_array_same_pointer_views_share_it(acl):
     assert len(pageable) == 1 and pageable[0]["size"] == a.nbytes   # one registration
 
 
+def test_recent_err_msg_is_consumed_by_reading_it(acl):
+    assert acl.rt.free(12345) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert acl.rt.malloc(64, 0)[1] == 0                       # success does not clear it
+    assert "0x3039" in acl.get_recent_err_msg()
+    assert acl.get_recent_err_msg() == ""                     # as aclGetRecentErrMsg: read once
+
+
 def test_numpy_to_ptr_refuses_non_contiguous_arrays(acl):
     a = np.zeros((4, 6), np.float32)
     for view in (a.T, a[:, ::2]):
         assert acl.util.numpy_to_ptr(view) == 0
-        assert "not C-contiguous" in acl.get_recent_err_msg()
-        assert "ascontiguousarray" in acl.get_recent_err_msg()
+        message = acl.get_recent_err_msg()
+        assert "not C-contiguous" in message and "ascontiguousarray" in message
 
 
 def test_numpy_round_trip_through_the_device(acl):
@@ -90,7 +97,8 @@ def test_bytes_to_ptr_is_a_read_only_source(acl):
     assert acl.util.ptr_to_bytes(host, 64) == data
 
     assert acl.rt.memcpy(ptr, 64, host, 64, H2H) == C.ACL_ERROR_RT_PARAM_INVALID
-    assert "read-only" in acl.get_recent_err_msg() and f"0x{ptr:x}" in acl.get_recent_err_msg()
+    message = acl.get_recent_err_msg()
+    assert "read-only" in message and f"0x{ptr:x}" in message
     assert acl.rt.memset(ptr, 64, 0, 64) == C.ACL_ERROR_RT_PARAM_INVALID
     assert "read-only" in acl.get_recent_err_msg()
     assert data == bytes(range(64))
@@ -174,3 +182,10 @@ def test_explain_names_and_explains_codes():
     assert acl_lab.explain(C.ACL_ERROR_RT_MEMORY_ALLOCATION).startswith(
         "ACL_ERROR_RT_MEMORY_ALLOCATION (207001)")
     assert "not an ACL error code" in acl_lab.explain(123456)
+
+
+def test_numpy_to_ptr_of_a_ptr_to_numpy_view_is_the_original_pointer(acl):
+    host, _ = acl.rt.malloc_host(256)
+    view = acl.util.ptr_to_numpy(host + 64, (16,), np.dtype(np.float32).num)
+    assert acl.util.numpy_to_ptr(view) == host + 64          # pinned memory stays pinned
+    assert acl.util.numpy_to_ptr(view[4:]) == host + 80

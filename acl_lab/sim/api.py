@@ -260,12 +260,12 @@ class Mdl(_Namespace):
     @_api()
     def ri_capture_begin(self, rt, stream, mode):
         c = "aclmdlRICaptureBegin"
-        stream = _ptr(c, "stream", stream)
+        stream, mode = _ptr(c, "stream", stream), _int(c, "mode", mode)
         if stream == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            f"{c}: stream is NULL — the default stream cannot capture. Create a "
                            f"stream with acl.rt.create_stream() and capture on it.")
-        rt.capture.begin(rt.stream(stream, c), _int(c, "mode", mode))
+        rt.capture.begin(rt.stream(stream, c), mode)
 
     @_api(0)
     def ri_capture_end(self, rt, stream):
@@ -489,7 +489,11 @@ class SimAcl(_Namespace):
         return self._sim.rt.profile.soc_name
 
     def get_recent_err_msg(self):
-        return self._sim.rt.last_error
+        """The explanation of this thread's most recent failure. As aclGetRecentErrMsg, reading
+        consumes it: a second call returns an empty string until the next failure."""
+        rt = self._sim.rt
+        text, rt.last_error = rt.last_error, ""
+        return text
 
 
 def _read_config(path, call: str) -> None:

@@ -52,7 +52,7 @@ class Pool:
     def __init__(self, spec: PoolSpec, device: int | None, base: int):
         self.spec, self.device, self.base = spec, device, base
         self.blocks = FreeList(base, spec.size)
-        self.storage = LazyStorage(spec.size)
+        self.storage = LazyStorage(spec.size, salt=base // GiB * 37)
 
     @property
     def label(self) -> str:
@@ -157,16 +157,26 @@ class Memory:
         return [p for kind in kinds for page in pages for p in pools
                 if p.spec.kind == kind and p.spec.page == page and p.spec.p2p == p2p]
 
-    def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
-        cname = c_name(api)
+    @staticmethod
+    def check_size(size: int, call: str) -> None:
+        """ACL refuses a zero size, or one whose rounding overflows size_t, before anything."""
         if size <= 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{cname}: size is {size}. Ask for at least 1 byte.")
-        if api == "malloc_cached" and policy & 0xFF == C.ACL_MEM_MALLOC_HUGE_ONLY:
+                           f"{call}: size is {size}. Ask for at least 1 byte.")
+        if align32_footprint(size) >= 1 << 64:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: size {size} overflows size_t when rounded up to 32 bytes. "
+                           f"Ask for less.")
+
+    def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
+        cname = c_name(api)
+        self.check_size(size, cname)
+        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~0x11FF else policy & 0xFF  # unknown: default
+        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                            f"{cname}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
                            f"driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or NORMAL_ONLY.")
-        huge1g = policy & 0xFF in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
             else malloc_footprint(size)
         if footprint >= 1 << 64:   # C: size + padding wraps around size_t
@@ -189,9 +199,7 @@ class Memory:
         return self._place(pools, size, footprint, align, api, "device", device, policy)
 
     def malloc_host(self, size: int) -> Allocation:
-        if size <= 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"aclrtMallocHost: size is {size}. Ask for at least 1 byte.")
+        self.check_size(size, "aclrtMallocHost")
         footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
@@ -313,6 +321,9 @@ class Memory:
             root = _root_array(obj)
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
+            pool = next((p for p in self.all_pools() if p.storage.holds(root)), None)
+            if pool is not None:     # a view from ptr_to_numpy: its address is the pool's
+                return pool.base + offset
             key, size, api = real, root.nbytes, "numpy"
             owner = weakref.ref(root, lambda _, key=key: self._dead.append(key))
         else:

@@ -103,7 +103,7 @@ class Runtime:
             if dev.refs:
                 self.report(f"aclFinalize: device {dev.id} was still set; resetting it. "
                             f"Call acl.rt.reset_device({dev.id}) before acl.finalize().")
-                dev.refs = 1
+                dev.refs = 0
                 self._close_device(dev, "aclFinalize")
         leaked = self.memory.live(apis={"malloc_host"})
         if leaked:
@@ -200,6 +200,8 @@ class Runtime:
     def _drop_context(self, ctx: Context) -> None:
         for s in [ctx.default_stream.handle] + sorted(ctx.streams):
             stream = ctx.default_stream if s == 0 else self.streams.pop(s)
+            if stream.capture is not None:   # tearing the context down discards its captures
+                self.capture._close(stream.capture, keep_model=False)
             self.sched.run_until(stream)
         for e in ctx.events:
             self.events.pop(e, None)
@@ -384,10 +386,12 @@ class Runtime:
 
     # ----- memory ------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, api: str) -> int:
+        self.memory.check_size(size, c_name(api))     # ACL checks the size before the context
         ctx = self.require_ctx(c_name(api))
         return self.memory.malloc(ctx.device, size, policy, api).ptr
 
     def malloc_host(self, size: int) -> int:
+        self.memory.check_size(size, "aclrtMallocHost")
         self.require_ctx("aclrtMallocHost")
         return self.memory.malloc_host(size).ptr
 

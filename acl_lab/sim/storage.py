@@ -27,8 +27,9 @@ def garbage_chunk() -> np.ndarray:
 class LazyStorage:
     """Bytes of one pool, addressed by offset from the pool's base."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, salt: int = 0):
         self.size = size
+        self._salt = salt   # makes each pool's garbage differ (host vs device buffers)
         self._map: mmap.mmap | None = None
         self._bytes: np.ndarray | None = None
         self._touched: np.ndarray | None = None
@@ -50,9 +51,13 @@ class LazyStorage:
             if fresh.size:
                 pattern = garbage_chunk()
                 for c in (fresh + lo).tolist():
-                    self._bytes[c * CHUNK:(c + 1) * CHUNK] = pattern ^ np.uint8(c & 0xFF)
+                    self._bytes[c * CHUNK:(c + 1) * CHUNK] = pattern ^ np.uint8((c + self._salt) & 0xFF)
                 self._touched[lo:hi] = True
         return self._bytes[offset:offset + n]
+
+    def holds(self, array: np.ndarray) -> bool:
+        """Is ``array`` this storage's own byte array (the root of a ptr_to_numpy view)?"""
+        return array is self._bytes
 
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""

@@ -1,0 +1,554 @@
+"""The guard between a learner and real pyACL.
+
+On real hardware a wrong pointer does not come back as an error code: the driver copies
+into someone else's memory, or the Python process dies. The guard keeps its own registry
+of what malloc / malloc_host / dvpp_malloc / numpy_to_ptr / bytes_to_ptr returned and,
+before a call reaches the device, refuses the ones it can prove wrong from that registry:
+unknown or freed pointers, free/free_host mismatches, counts beyond the registered size,
+sync copies whose kind contradicts where the pointers live, and the reads through
+util.ptr_to_numpy / ptr_to_bytes that would crash the process. It refuses with the code
+the simulator returns for the same misuse and explains in the simulator's words (which
+rule, which pointer, what to do instead). Everything else goes to the real runtime, which
+answers with its own code and message. Turned off (``enabled = False``), it still keeps
+the registry (which ``acl_lab.snapshot()`` reads), but refuses nothing.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+import sys
+import threading
+import time
+import types
+import weakref
+from bisect import bisect_right, insort
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import constants as C
+from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from ..errors import AclLabError
+from ..trace import NAMESPACES
+
+H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
+                      C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
+_ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, C.ACL_MEMCPY_DEFAULT, C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+_COPY2D_KINDS = (H2D, D2H, D2D, C.ACL_MEMCPY_DEFAULT)
+_DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
+              ("device", "host"): D2H, ("device", "device"): D2D}
+# allocator -> the one call that frees it (the seeds' pairing rules)
+FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
+            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host"}
+C_NAMES = {"malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
+           "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
+           "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
+           "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
+           "dvpp_free": "acldvppFree"}
+_NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
+_STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
+
+
+class Refusal(Exception):
+    """A call the guard will not pass to the device: ``code`` and the explanation."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class GuardedAcl(types.SimpleNamespace):
+    """pyACL's ``acl`` with the guard in front: same namespaces, same functions."""
+
+
+@dataclass(eq=False)
+class Entry:
+    ptr: int
+    size: int
+    api: str               # a key of C_NAMES: the call that handed the memory out
+    location: str          # "device" or "host": where a copy must treat it as living
+    device: int | None
+    owner: object = None   # numpy: weakref to the array owning the buffer; bytes: the object
+
+    @property
+    def end(self) -> int:
+        return self.ptr + self.size
+
+    @property
+    def python_owned(self) -> bool:
+        return self.api in ("numpy", "bytes")
+
+    @property
+    def footprint(self) -> int:
+        """Bytes the documented rules say the allocator takes (a SoC may pad differently)."""
+        if self.api in ("malloc_align32", "malloc_host"):
+            return align32_footprint(self.size)
+        return self.size if self.python_owned else malloc_footprint(self.size)
+
+    def alive(self) -> bool:
+        o = self.owner
+        return not isinstance(o, weakref.ref) or o() is not None
+
+    @property
+    def where(self) -> str:
+        if self.python_owned:
+            return "pageable host memory"
+        if self.location == "host":
+            return "pinned host memory"
+        return "device memory" if self.device is None else f"device {self.device} memory"
+
+    def describe(self) -> str:
+        return f"0x{self.ptr:x} ({self.size} B from {C_NAMES[self.api]}, {self.where})"
+
+
+class Registry:
+    """Every live block the guard has seen handed out, by start address."""
+
+    def __init__(self):
+        self.entries: dict[int, Entry] = {}
+        self._starts: list[int] = []
+        self._gone: dict[int, str] = {}      # start address -> why it is no longer valid
+        self._prune_at = 1024
+
+    def add(self, e: Entry) -> None:
+        if len(self.entries) >= self._prune_at:     # arrays die unseen: drop them now and then
+            for dead in [d for d in self.entries.values() if not d.alive()]:
+                self.drop(dead, "its numpy array was garbage-collected")
+            self._prune_at = 2 * len(self.entries) + 1024
+        self.entries[e.ptr] = e
+        insort(self._starts, e.ptr)
+        self._gone.pop(e.ptr, None)
+
+    def drop(self, e: Entry, why: str) -> None:
+        del self.entries[e.ptr]
+        del self._starts[bisect_right(self._starts, e.ptr) - 1]
+        self._gone[e.ptr] = why
+
+    def live(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.alive()]
+
+    def find(self, addr: int) -> Entry | None:
+        """The live block containing ``addr`` (registrations whose array died are dropped)."""
+        i = bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return None
+        e = self.entries[self._starts[i]]
+        if not e.ptr <= addr < e.ptr + max(e.size, 1):
+            return None
+        if not e.alive():
+            self.drop(e, "its numpy array was garbage-collected")
+            return None
+        return e
+
+    def resolve(self, addr: int, count: int, what: str, call: str) -> Entry:
+        """The block holding [addr, addr+count); Refusal for unknown, freed and overruns."""
+        e = self.find(addr)
+        if e is None:
+            why = self._gone.get(addr)
+            if why:
+                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                              f"{call}: {what} 0x{addr:x} was released ({why}); using it is a "
+                              f"use-after-free. Allocate again and use the new pointer.")
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: {what} 0x{addr:x} is not inside any memory this process "
+                          f"allocated. Use pointers from aclrtMalloc / aclrtMallocHost, or "
+                          f"register a numpy array with acl.util.numpy_to_ptr.")
+        if addr + count > e.end:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - e.end} B "
+                          f"past the end of {e.describe()}. Use at most {e.end - addr} B from "
+                          f"there. (On hardware this corrupts memory or crashes.)")
+        return e
+
+    def check_free(self, ptr: int, api: str) -> Entry:
+        """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
+        cname = C_NAMES[api]
+        e = self.entries.get(ptr)
+        if e is None or not e.alive():
+            if ptr in self._gone:
+                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                              f"{cname}: 0x{ptr:x} was already released ({self._gone[ptr]}). "
+                              f"Free each block exactly once, and stop using the pointer after.")
+            inside = self.find(ptr)
+            if inside is not None:
+                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                              f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
+                              f"{inside.describe()}. Free the start address the allocator "
+                              f"returned, not an address inside the block.")
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this "
+                          f"process. Only free what aclrtMalloc / aclrtMallocHost / "
+                          f"acldvppMalloc gave you.")
+        wanted = FREED_BY.get(e.api)
+        if wanted is None:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{cname}: 0x{ptr:x} is {e.describe()} — memory Python owns. Let the "
+                          f"array / bytes object go; ACL must not free it.")
+        if wanted != api:
+            src, right = C_NAMES[e.api], C_NAMES[wanted]
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{cname}: 0x{ptr:x} came from {src}, which is paired with {right}. "
+                          f"{src} memory is freed only by {right}, and {cname} frees only what "
+                          f"its own allocator returned.")
+        return e
+
+
+def _ints(*values) -> tuple[int, ...] | None:
+    """The arguments as ints, or None when one is not (pyACL then raises TypeError itself)."""
+    try:
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        return None
+
+
+def _code(result) -> int:
+    """The return code in a pyACL result: ``ret`` or the last item of ``(value, ..., ret)``."""
+    if isinstance(result, tuple) and result:
+        result = result[-1]
+    return result if type(result) is int else 0
+
+
+def _kind_name(kind: int) -> str:
+    return C.MEMCPY_KIND_NAMES.get(kind, str(kind))
+
+
+def _root_array(arr: np.ndarray) -> np.ndarray:
+    """The ndarray owning ``arr``'s buffer, so views of one buffer share one registration."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+class Guard:
+    """Wraps the real ``acl`` module; ``self.acl`` is the pyACL-shaped object handed out."""
+
+    def __init__(self, real, enabled: bool = True):
+        self.real, self.enabled = real, enabled
+        self.registry = Registry()
+        self.lock = threading.RLock()
+        self.initialized = False
+        self.device_refs: dict[int, int] = {}      # aclrtSetDevice calls not yet reset
+        self.streams: dict[int, int | None] = {}   # handle -> device
+        self.events: dict[int, int | None] = {}
+        self.reports: list[str] = []
+        self._run_mode: int | None = None
+        self._local = threading.local()             # last refusal, per thread like ACL's
+        self._t0 = time.perf_counter()
+        self.acl = self._build()
+
+    # ----- the pyACL shape ---------------------------------------------------------------
+    def _build(self):
+        hooks = self._hooks()
+        top = GuardedAcl()
+        for name in dir(self.real):
+            if name.startswith("_"):
+                continue
+            value = getattr(self.real, name)
+            if name in NAMESPACES or isinstance(value, types.ModuleType):
+                setattr(top, name, self._namespace(name, value, hooks.get(name, {})))
+            elif callable(value):
+                setattr(top, name, self._wrap(name, value, hooks[""].get(name)))
+        top.get_recent_err_msg = self.get_recent_err_msg
+        return top
+
+    def _namespace(self, ns: str, real_ns, hooks: dict):
+        out = types.SimpleNamespace()
+        for name in dir(real_ns):
+            value = getattr(real_ns, name)
+            if not name.startswith("_") and callable(value):
+                setattr(out, name, self._wrap(f"{ns}.{name}", value, hooks.get(name)))
+        return out
+
+    def _wrap(self, name: str, real_fn, hook):
+        """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
+        check, after = hook or (None, None)
+        raises = name.startswith("util.")
+
+        @functools.wraps(real_fn)
+        def call(*args, **kwargs):
+            if check is not None and self.enabled:
+                try:
+                    with self.lock:
+                        check(*args, **kwargs)
+                except TypeError:
+                    pass        # wrong arguments: pyACL raises its own TypeError below
+                except Refusal as r:
+                    self._local.refusal = r.message + _STOPPED
+                    if raises:
+                        raise AclLabError(r.code, self._local.refusal) from None
+                    return r.code
+            result = real_fn(*args, **kwargs)
+            if not raises and _code(result) != 0:
+                self._local.refusal = None      # the runtime's own message is the latest now
+            if after is not None:
+                with self.lock:
+                    after(result, *args, **kwargs)
+            return result
+        return call
+
+    def get_recent_err_msg(self) -> str:
+        """The guard's explanation when it refused the last call, else the runtime's own;
+        read once, like aclGetRecentErrMsg."""
+        refusal = getattr(self._local, "refusal", None)
+        self._local.refusal = None
+        return refusal if refusal else self.real.get_recent_err_msg()
+
+    def clock(self) -> float:
+        """Microseconds of wall time since the backend was loaded (the trace's clock)."""
+        return (time.perf_counter() - self._t0) * 1e6
+
+    def _hooks(self) -> dict[str, dict]:
+        rt = {name: (None, self._note_malloc(name))
+              for name in ("malloc", "malloc_align32", "malloc_cached")}
+        rt.update(
+            free=(self._check_free("free"), self._note_free("free")),
+            malloc_host=(None, self._note_malloc("malloc_host")),
+            free_host=(self._check_free("free_host"), self._note_free("free_host")),
+            memset=(self._check_memset, None), memset_async=(self._check_memset, None),
+            memcpy=(self._check_memcpy, None), memcpy_async=(self._check_memcpy, None),
+            memcpy2d=(self._check_memcpy2d, None), memcpy2d_async=(self._check_memcpy2d, None),
+            set_device=(None, self._note_set_device),
+            reset_device=(None, self._note_reset_device),
+            create_stream=(None, self._note_handle(self.streams)),
+            destroy_stream=(None, self._note_destroy(self.streams)),
+            create_event=(None, self._note_handle(self.events)),
+            destroy_event=(None, self._note_destroy(self.events)),
+        )
+        media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
+                 "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
+        util = {"numpy_to_ptr": (None, self._note_python("numpy")),
+                "bytes_to_ptr": (None, self._note_python("bytes")),
+                "ptr_to_numpy": (self._check_ptr_to_numpy, None),
+                "ptr_to_bytes": (self._check_ptr_to_bytes, None)}
+        top = {"init": (None, self._note_init), "finalize": (None, self._note_finalize)}
+        return {"": top, "rt": rt, "media": media, "util": util}
+
+    # ----- what the real runtime tells the guard -----------------------------------------
+    def _current_device(self) -> int | None:
+        device, ret = self.real.rt.get_device()
+        return device if ret == 0 else None
+
+    def run_mode(self) -> int | None:
+        if self._run_mode is None:
+            mode, ret = self.real.rt.get_run_mode()
+            self._run_mode = mode if ret == 0 else None
+        return self._run_mode
+
+    # ----- bookkeeping after a real call -------------------------------------------------
+    def _note_malloc(self, api: str):
+        def after(result, size, *_):
+            ptr, ret = result
+            if ret != 0 or not ptr:
+                return
+            on_device = api != "malloc_host" or self.run_mode() == C.ACL_DEVICE
+            self.registry.add(Entry(ptr, operator.index(size), api,
+                                    "device" if on_device else "host",
+                                    self._current_device() if on_device else None))
+        return after
+
+    def _note_free(self, api: str):
+        def after(ret, ptr):
+            e = self.registry.entries.get(ptr)
+            if ret == 0 and e is not None:
+                self.registry.drop(e, f"freed by {C_NAMES[api]}")
+        return after
+
+    def _note_python(self, api: str):
+        def after(ptr, obj):
+            if not ptr or self.registry.find(ptr) is not None:
+                return      # NULL, or memory already known (e.g. an array over malloc_host)
+            if api == "numpy":      # the whole buffer counts, though ptr may be a view's
+                root = _root_array(obj)
+                into = obj.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+                self.registry.add(Entry(ptr - into, root.nbytes, api, "host", None,
+                                        weakref.ref(root)))
+            else:
+                self.registry.add(Entry(ptr, len(obj), api, "host", None, obj))
+        return after
+
+    def _note_set_device(self, ret, device):
+        if ret == 0:
+            self.device_refs[device] = self.device_refs.get(device, 0) + 1
+
+    def _note_reset_device(self, ret, device):
+        if ret != 0:
+            return
+        refs = self.device_refs.get(device, 1) - 1
+        self.device_refs[device] = refs
+        if refs <= 0:
+            del self.device_refs[device]
+            self._forget(f"aclrtResetDevice({device})", device)
+
+    def _note_init(self, ret, *_):
+        if ret in (C.ACL_SUCCESS, C.ACL_ERROR_REPEAT_INITIALIZE):
+            self.initialized = True
+
+    def _note_finalize(self, ret):
+        if ret == 0:
+            self.initialized = False
+            self.device_refs.clear()
+            self._forget("aclFinalize", None)
+
+    def _note_handle(self, table: dict):
+        def after(result):
+            handle, ret = result
+            if ret == 0:
+                table[handle] = self._current_device()
+        return after
+
+    def _note_destroy(self, table: dict):
+        def after(ret, handle):
+            if ret == 0:
+                table.pop(handle, None)
+        return after
+
+    def _forget(self, by: str, device: int | None) -> None:
+        """The runtime released a device's (or, device None, every) resource: say what leaked."""
+        def mine(d: int | None) -> bool:
+            return device is None or d == device
+
+        leaked = [e for e in self.registry.live() if not e.python_owned and (
+            mine(e.device) if e.location == "device" else device is None)]
+        for table in (self.streams, self.events):
+            for h in [h for h, d in table.items() if mine(d)]:
+                del table[h]
+        if leaked:
+            self.report(f"{by}: {len(leaked)} allocation(s) never freed: "
+                        + ", ".join(e.describe() for e in leaked[:5])
+                        + f"{' ...' if len(leaked) > 5 else ''}; the runtime released them. "
+                          f"Free memory before resetting the device.")
+        for e in leaked:
+            self.registry.drop(e, f"released by {by}")
+
+    def report(self, text: str) -> None:
+        self.reports.append(text)
+        print(f"[acl_lab] {text}", file=sys.stderr)
+
+    # ----- checks before a real call (raise Refusal) -------------------------------------
+    def _check_free(self, api: str):
+        def check(ptr):
+            if _ints(ptr) is not None and ptr != 0:    # NULL: the runtime answers 100000
+                self.registry.check_free(ptr, api)
+        return check
+
+    def _check_memset(self, ptr, max_count, value, count, stream=None):
+        call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
+        if _ints(ptr, max_count, count) is None or count == 0 or ptr == 0:
+            return
+        if count > max_count:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: count {count} is larger than maxCount {max_count}. The "
+                          f"maximum is how many bytes the destination can hold: set at most "
+                          f"that many.")
+        e = self.registry.resolve(ptr, count, "devPtr", call)
+        if stream is not None and e.python_owned:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: 0x{ptr:x} is pageable host memory ({e.describe()}); a "
+                          f"stream cannot write it. Use aclrtMallocHost memory or the "
+                          f"synchronous aclrtMemset.")
+
+    def _check_memcpy(self, dst, dest_max, src, count, kind, stream=None):
+        call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
+        if (_ints(dst, dest_max, src, count, kind) is None or count == 0 or 0 in (dst, src)
+                or kind not in _ACCEPTED_KINDS):
+            return                  # the runtime answers these itself, safely
+        if count > dest_max:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: count {count} is larger than destMax {dest_max}. The "
+                          f"maximum is how many bytes the destination can hold: copy at most "
+                          f"that many.")
+        if dst == src:
+            return
+        d = self.registry.resolve(dst, count, "dst", call)
+        s = self.registry.resolve(src, count, "src", call)
+        if dst < src + count and src < dst + count:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
+                          f"{min(src, dst) + count - max(src, dst)} B. Copy through a "
+                          f"separate buffer.")
+        if stream is None:
+            self._check_direction(call, kind, d, s)
+        elif not (d.python_owned or s.python_owned):
+            for name, p in (("dst", dst), ("src", src)):
+                if p % RUNTIME_ALIGN:
+                    raise Refusal(C.ACL_ERROR_RT_ADDR_UNALIGNED,
+                                  f"{call}: {name} 0x{p:x} is not 64-byte aligned (0x{p:x} % "
+                                  f"64 = {p % RUNTIME_ALIGN}). Asynchronous copies need "
+                                  f"source and destination 64-byte aligned (the copy engine "
+                                  f"needs it). Offset your pointers by multiples of 64.")
+
+    def _check_memcpy2d(self, dst, dpitch, src, spitch, width, height, kind, stream=None):
+        call = "aclrtMemcpy2d" if stream is None else "aclrtMemcpy2dAsync"
+        if (_ints(dst, dpitch, src, spitch, width, height, kind) is None or 0 in (
+                width, height, dst, src) or width > min(spitch, dpitch)
+                or kind not in _COPY2D_KINDS):
+            return
+        d = self.registry.resolve(dst, (height - 1) * dpitch + width, "dst", call)
+        s = self.registry.resolve(src, (height - 1) * spitch + width, "src", call)
+        if stream is None:
+            self._check_direction(call, kind, d, s)
+
+    @staticmethod
+    def _check_direction(call: str, kind: int, d: Entry, s: Entry) -> None:
+        """A synchronous copy's kind must match where the pointers live."""
+        actual = _DIRECTION[(s.location, d.location)]
+        stated = H2D if kind == C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE else kind
+        if stated not in (C.ACL_MEMCPY_DEFAULT, actual):
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: kind {_kind_name(kind)} does not match the pointers: the "
+                          f"source is {s.location} memory ({s.describe()}) and the destination "
+                          f"is {d.location} memory ({d.describe()}), so this is "
+                          f"{_kind_name(actual)}. The addresses decide what a copy can do: "
+                          f"pass {_kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+
+    def _check_ptr_to_numpy(self, ptr, shape, npy_type):
+        dtype = _NPY_TYPES.get(npy_type) if _ints(npy_type) else None
+        dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+        if dtype is not None and _ints(*dims) is not None:
+            self._check_host_readable(ptr, int(np.prod(dims)) * dtype.itemsize, "ptr_to_numpy")
+
+    def _check_ptr_to_bytes(self, ptr, size):
+        if _ints(size) is not None:
+            self._check_host_readable(ptr, size, "ptr_to_bytes")
+
+    def _check_host_readable(self, ptr, nbytes: int, call: str) -> None:
+        """The host CPU is about to dereference ``ptr``: only memory it can read, in bounds."""
+        if _ints(ptr) is None:
+            return
+        try:
+            e = self.registry.resolve(ptr, nbytes, "ptr", call)
+        except Refusal as r:
+            raise Refusal(r.code, r.message + " On real hardware this call would read "
+                          "invalid memory and crash the Python process.") from None
+        if e.location == "device" and self.run_mode() == C.ACL_HOST:
+            raise Refusal(C.ACL_ERROR_INVALID_PARAM,
+                          f"{call}: 0x{ptr:x} is device memory ({e.describe()}). The host CPU "
+                          f"cannot read it: real pyACL would crash the process (segmentation "
+                          f"fault). Copy it to host memory first with acl.rt.memcpy(..., "
+                          f"ACL_MEMCPY_DEVICE_TO_HOST).")
+
+    # ----- acl_lab.reset() on hardware ----------------------------------------------------
+    def release_all(self) -> None:
+        """Give back everything the guard saw handed out, in the seeds' release order
+        (finish and destroy streams, events, memory, then reset devices), so a notebook can
+        start again. ACL stays initialised: aclInit runs once per process."""
+        rt, media = self.real.rt, getattr(self.real, "media", None)
+        for h in list(self.streams):
+            rt.synchronize_stream(h)
+            rt.destroy_stream(h)
+        for h in list(self.events):
+            rt.destroy_event(h)
+        freers = {"free": rt.free, "free_host": rt.free_host,
+                  "dvpp_free": getattr(media, "dvpp_free", None)}
+        for e in self.registry.live():
+            if not e.python_owned and freers[FREED_BY[e.api]] is not None:
+                freers[FREED_BY[e.api]](e.ptr)
+        for device, refs in self.device_refs.items():
+            for _ in range(refs):
+                rt.reset_device(device)
+        self.registry = Registry()
+        self.device_refs.clear()
+        self.streams.clear()
+        self.events.clear()
+        self.reports.clear()
+        self._local.refusal = None

@@ -1,0 +1,161 @@
+"""``acl-lab doctor | lab | bench``.
+
+doctor: one screen for a workshop helper desk — versions, which backends can run here and
+why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
+lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+RUNTIME = ("numpy", "matplotlib", "ipywidgets", "jupyterlab")
+TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
+WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
+START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
+CHECKOUT = Path(__file__).resolve().parent.parent   # the source checkout, when installed -e
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _versions(dists) -> tuple[str, list[str]]:
+    found = {d: _version(d) for d in dists}
+    listed = " · ".join(f"{d} {v}" for d, v in found.items() if v)
+    return listed, [d for d, v in found.items() if v is None]
+
+
+def _env(var: str, default: str) -> str:
+    value = os.environ.get(var)
+    return f"{value} (${var})" if value else f"{default} (${var} unset)"
+
+
+def _widgets_extension() -> Path | None:
+    try:
+        from jupyter_core.paths import jupyter_path
+        roots = [Path(p) for p in jupyter_path()]
+    except ImportError:
+        roots = [Path(sys.prefix, "share", "jupyter")]
+    return next((r / WIDGETS_EXTENSION for r in roots if (r / WIDGETS_EXTENSION).is_dir()), None)
+
+
+def _find(relative: Path) -> Path | None:
+    """``relative`` under the current folder, else under the source checkout."""
+    return next((base / relative for base in (Path.cwd(), CHECKOUT)
+                 if (base / relative).exists()), None)
+
+
+def _profile() -> tuple[str, bool]:
+    """The profile load() would use, in words, and whether it exists."""
+    from .constants import RUN_MODE_NAMES
+    from .sim.profiles import get_profile
+
+    try:
+        p = get_profile()
+    except ValueError as e:
+        return str(e), False
+    return (f"{p.name} — {p.soc_name}, {RUN_MODE_NAMES[p.run_mode]}, {'+'.join(p.kinds)}, "
+            f"{p.device_count} device(s)"), True
+
+
+def doctor(out=None) -> int:
+    """Print the report; 1 when the backend load() would pick cannot run here."""
+    from . import __version__
+    from .backends.ascend import HOW_TO_INSTALL, SET_ENV, diagnose, guard_wanted
+    from .sim.profiles import PROFILES
+
+    out = out or sys.stdout
+    runtime, runtime_missing = _versions(RUNTIME)
+    extras, extras_missing = _versions(TEST_EXTRAS)
+    lines = ["acl_lab doctor",
+             f"  Python     {sys.version.split()[0]}  {sys.executable}",
+             f"  acl_lab    {__version__}  {Path(__file__).resolve().parent}",
+             f"  packages   {runtime}"
+             + (f"  MISSING {', '.join(runtime_missing)}: pip install -e ." if runtime_missing
+                else ""),
+             f"  test       {extras or '-'}"
+             + (f"  (missing {', '.join(extras_missing)}: pip install -e '.[test]')"
+                if extras_missing else "")]
+
+    found = diagnose()
+    lines += ["Backends", f"  sim        ready: profiles {', '.join(PROFILES)}"]
+    if found.ok:
+        lines.append(f"  ascend     ready: {found.device_count} device(s); "
+                     f"{'; '.join(found.notes)}")
+    else:
+        lines.append("  ascend     not available here:")
+        lines += [f"             - {p}" for p in found.problems]
+        lines.append(f"             fix: install the CANN toolkit (pyACL comes with it), then "
+                     f"source {SET_ENV}")
+
+    backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
+    profile, profile_ok = _profile()
+    usable = {"sim": profile_ok, "ascend": found.ok}.get(backend, False)
+    lines += ["Active",
+              f"  backend    {_env('ACL_LAB_BACKEND', 'sim')}"
+              + ("" if usable else "  <- cannot run here"),
+              f"  profile    {_env('ACL_LAB_PROFILE', 'default')}: {profile}",
+              f"  guard      {'on' if guard_wanted() else 'OFF'} ($ACL_LAB_GUARD; ascend only)"]
+
+    ext = _widgets_extension()
+    start = _find(START_NOTEBOOK)
+    lines += ["Jupyter",
+              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install jupyterlab'}",
+              "  widgets    " + (f"extension installed ({ext})" if ext else
+                                 "extension MISSING: pip install jupyterlab_widgets, then "
+                                 "restart JupyterLab"),
+              f"  chapters   {start or 'not found: run acl-lab from the source checkout'}"]
+    print("\n".join(lines), file=out)
+    if backend == "ascend" and not found.ok:
+        print(HOW_TO_INSTALL, file=out)
+    return 0 if usable else 1
+
+
+def lab(extra: list[str]) -> int:
+    """Replace this process with JupyterLab opened at chapter 00."""
+    start = _find(START_NOTEBOOK)
+    if start is None:
+        print(f"acl-lab lab: {START_NOTEBOOK} not found here or in {CHECKOUT}; run it from "
+              f"the source checkout (git clone, then make lab).", file=sys.stderr)
+        return 2
+    os.chdir(start.parent.parent)
+    argv = [sys.executable, "-m", "jupyter", "lab", str(START_NOTEBOOK), *extra]
+    os.execv(sys.executable, argv)
+    return 0   # not reached: execv does not return
+
+
+def bench(extra: list[str]) -> int:
+    """Run ``python -m benchmarks`` in the checkout that has them."""
+    found = _find(Path("benchmarks", "__main__.py"))
+    if found is None:
+        print("acl-lab bench: no benchmarks/ here; they live in the source checkout.",
+              file=sys.stderr)
+        return 2
+    return subprocess.call([sys.executable, "-m", "benchmarks", *extra],
+                           cwd=found.parent.parent)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("doctor", help="versions, backends, active profile, Jupyter status")
+    commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go to jupyter)")
+    commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "doctor":
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return doctor()
+    return lab(extra) if args.command == "lab" else bench(extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""`acl-lab doctor | lab | bench`: what a workshop helper reads, and what the shortcuts run."""
+import io
+import os
+import sys
+import types
+
+import pytest
+
+from acl_lab import cli
+
+
+def _fake_pyacl(devices):
+    acl = types.ModuleType("acl")
+    acl.rt = types.ModuleType("acl.rt")
+    acl.rt.get_device_count = lambda: (devices, 0)
+    return acl
+
+
+def _doctor(monkeypatch, module, **env):
+    monkeypatch.setitem(sys.modules, "acl", module)
+    for var in ("ACL_LAB_BACKEND", "ACL_LAB_PROFILE", "ACL_LAB_GUARD"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    out = io.StringIO()
+    return cli.doctor(out), out.getvalue()
+
+
+def test_doctor_without_pyacl_says_why_and_the_simulator_still_runs(monkeypatch):
+    rc, text = _doctor(monkeypatch, None)
+    assert rc == 0
+    assert "sim        ready" in text and "910b — Ascend910B3, ACL_HOST" in text
+    assert "ascend     not available here" in text and "`import acl` failed" in text
+    assert "set_env.sh" in text
+    for package in ("numpy", "ipywidgets", "jupyterlab", "pytest"):
+        assert package in text
+    assert "widgets    " in text and "guard      on" in text
+
+
+def test_doctor_fails_when_the_chosen_backend_cannot_run(monkeypatch):
+    rc, text = _doctor(monkeypatch, None, ACL_LAB_BACKEND="ascend")
+    assert rc == 1 and "<- cannot run here" in text and "How to get there" in text
+    rc, text = _doctor(monkeypatch, None, ACL_LAB_PROFILE="nope")
+    assert rc == 1 and "unknown profile 'nope'" in text
+
+
+def test_doctor_with_pyacl_and_a_device_reports_it_ready(monkeypatch):
+    rc, text = _doctor(monkeypatch, _fake_pyacl(2), ACL_LAB_BACKEND="ascend", ACL_LAB_GUARD="0")
+    assert rc == 0 and "ascend     ready: 2 device(s)" in text and "guard      OFF" in text
+
+
+def test_doctor_with_pyacl_but_no_device_says_so(monkeypatch):
+    rc, text = _doctor(monkeypatch, _fake_pyacl(0))
+    assert rc == 0 and "sees no Ascend NPU" in text
+
+
+def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "00_start_here.ipynb").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    ran = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: ran.append((exe, argv, os.getcwd())))
+    assert cli.main(["lab", "--no-browser"]) == 0
+    exe, argv, cwd = ran[0]
+    assert exe == sys.executable and cwd == str(tmp_path)
+    assert argv[1:] == ["-m", "jupyter", "lab", os.path.join("notebooks", "00_start_here.ipynb"),
+                        "--no-browser"]
+
+
+def test_lab_without_the_chapters_explains(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "CHECKOUT", tmp_path)
+    assert cli.main(["lab"]) == 2
+    assert "source checkout" in capsys.readouterr().err
+
+
+def test_bench_runs_python_m_benchmarks_with_its_arguments(monkeypatch, tmp_path, capfd):
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "__init__.py").write_text("")
+    (tmp_path / "benchmarks" / "__main__.py").write_text(
+        "import sys\nprint('bench', sys.argv[1:])\nsys.exit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["bench", "memcpy"]) == 3
+    assert "bench ['memcpy']" in capfd.readouterr().out
+
+
+def test_bench_without_benchmarks_explains(monkeypatch, tmp_path, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, "CHECKOUT", tmp_path)
+    assert cli.main(["bench"]) == 2
+    assert "source checkout" in capsys.readouterr().err
+
+
+def test_an_unknown_command_is_a_usage_error():
+    with pytest.raises(SystemExit) as e:
+        cli.main(["frobnicate"])
+    assert e.value.code == 2
