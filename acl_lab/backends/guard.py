@@ -29,23 +29,10 @@ import numpy as np
 from .. import constants as C
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
+from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES, c_name, kind_name, root_array)
 from ..trace import NAMESPACES
 
-H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
-                      C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
-_ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, C.ACL_MEMCPY_DEFAULT, C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-_COPY2D_KINDS = (H2D, D2H, D2D, C.ACL_MEMCPY_DEFAULT)
-_DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
-              ("device", "host"): D2H, ("device", "device"): D2D}
-# allocator -> the one call that frees it (the seeds' pairing rules)
-FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
-            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host"}
-C_NAMES = {"malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
-           "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
-           "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
-           "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
-           "dvpp_free": "acldvppFree"}
-_NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
+_COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
 
 
@@ -65,7 +52,7 @@ class GuardedAcl(types.SimpleNamespace):
 class Entry:
     ptr: int
     size: int
-    api: str               # a key of C_NAMES: the call that handed the memory out
+    api: str               # the call that handed the memory out (memory_rules.c_name)
     location: str          # "device" or "host": where a copy must treat it as living
     device: int | None
     owner: object = None   # numpy: weakref to the array owning the buffer; bytes: the object
@@ -98,7 +85,7 @@ class Entry:
         return "device memory" if self.device is None else f"device {self.device} memory"
 
     def describe(self) -> str:
-        return f"0x{self.ptr:x} ({self.size} B from {C_NAMES[self.api]}, {self.where})"
+        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {self.where})"
 
 
 class Registry:
@@ -162,7 +149,7 @@ class Registry:
 
     def check_free(self, ptr: int, api: str) -> Entry:
         """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        cname = C_NAMES[api]
+        cname = c_name(api)
         e = self.entries.get(ptr)
         if e is None or not e.alive():
             if ptr in self._gone:
@@ -185,7 +172,7 @@ class Registry:
                           f"{cname}: 0x{ptr:x} is {e.describe()} — memory Python owns. Let the "
                           f"array / bytes object go; ACL must not free it.")
         if wanted != api:
-            src, right = C_NAMES[e.api], C_NAMES[wanted]
+            src, right = c_name(e.api), c_name(wanted)
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
                           f"{cname}: 0x{ptr:x} came from {src}, which is paired with {right}. "
                           f"{src} memory is freed only by {right}, and {cname} frees only what "
@@ -206,17 +193,6 @@ def _code(result) -> int:
     if isinstance(result, tuple) and result:
         result = result[-1]
     return result if type(result) is int else 0
-
-
-def _kind_name(kind: int) -> str:
-    return C.MEMCPY_KIND_NAMES.get(kind, str(kind))
-
-
-def _root_array(arr: np.ndarray) -> np.ndarray:
-    """The ndarray owning ``arr``'s buffer, so views of one buffer share one registration."""
-    while isinstance(arr.base, np.ndarray):
-        arr = arr.base
-    return arr
 
 
 class Guard:
@@ -350,7 +326,7 @@ class Guard:
         def after(ret, ptr):
             e = self.registry.entries.get(ptr)
             if ret == 0 and e is not None:
-                self.registry.drop(e, f"freed by {C_NAMES[api]}")
+                self.registry.drop(e, f"freed by {c_name(api)}")
         return after
 
     def _note_python(self, api: str):
@@ -358,7 +334,7 @@ class Guard:
             if not ptr or self.registry.find(ptr) is not None:
                 return      # NULL, or memory already known (e.g. an array over malloc_host)
             if api == "numpy":      # the whole buffer counts, though ptr may be a view's
-                root = _root_array(obj)
+                root = root_array(obj)
                 into = obj.__array_interface__["data"][0] - root.__array_interface__["data"][0]
                 self.registry.add(Entry(ptr - into, root.nbytes, api, "host", None,
                                         weakref.ref(root)))
@@ -450,7 +426,7 @@ class Guard:
     def _check_memcpy(self, dst, dest_max, src, count, kind, stream=None):
         call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
         if (_ints(dst, dest_max, src, count, kind) is None or count == 0 or 0 in (dst, src)
-                or kind not in _ACCEPTED_KINDS):
+                or kind not in ACCEPTED_KINDS):
             return                  # the runtime answers these itself, safely
         if count > dest_max:
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
@@ -491,18 +467,18 @@ class Guard:
     @staticmethod
     def _check_direction(call: str, kind: int, d: Entry, s: Entry) -> None:
         """A synchronous copy's kind must match where the pointers live."""
-        actual = _DIRECTION[(s.location, d.location)]
+        actual = DIRECTION[(s.location, d.location)]
         stated = H2D if kind == C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE else kind
-        if stated not in (C.ACL_MEMCPY_DEFAULT, actual):
+        if stated not in (DEFAULT, actual):
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: kind {_kind_name(kind)} does not match the pointers: the "
+                          f"{call}: kind {kind_name(kind)} does not match the pointers: the "
                           f"source is {s.location} memory ({s.describe()}) and the destination "
                           f"is {d.location} memory ({d.describe()}), so this is "
-                          f"{_kind_name(actual)}. The addresses decide what a copy can do: "
-                          f"pass {_kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+                          f"{kind_name(actual)}. The addresses decide what a copy can do: "
+                          f"pass {kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
 
     def _check_ptr_to_numpy(self, ptr, shape, npy_type):
-        dtype = _NPY_TYPES.get(npy_type) if _ints(npy_type) else None
+        dtype = NPY_TYPES.get(npy_type) if _ints(npy_type) else None
         dims = shape if isinstance(shape, (tuple, list)) else (shape,)
         if dtype is not None and _ints(*dims) is not None:
             self._check_host_readable(ptr, int(np.prod(dims)) * dtype.itemsize, "ptr_to_numpy")

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import constants as C
 from ..errors import AclLabError
+from ..memory_rules import NPY_TYPES
 from . import transfer
 from .profiles import Profile, get_profile
 from .runtime import Runtime
@@ -404,12 +405,6 @@ class Media(_Namespace):
         rt.free(_ptr("acldvppFree", "devPtr", dev_ptr), "dvpp_free")
 
 
-_NPY_TYPES = {np.dtype(t).num: np.dtype(t) for t in (
-    np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-    np.uint64, np.float16, np.float32, np.float64, np.longlong, np.ulonglong, np.intc,
-    np.uintc)}
-
-
 class Util(_Namespace):
     """acl.util: moving between Python objects and pointers"""
 
@@ -450,7 +445,7 @@ class Util(_Namespace):
 
     def ptr_to_numpy(self, ptr, shape, npy_type):
         call = "ptr_to_numpy"
-        dtype = _NPY_TYPES.get(npy_type)
+        dtype = NPY_TYPES.get(npy_type)
         if dtype is None:
             raise TypeError(f"{call}: {npy_type!r} is not a numpy type number (e.g. "
                             f"np.dtype(np.float32).num == 11)")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import constants as C
+from ..memory_rules import FREED_BY, c_name, root_array
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from .freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -27,24 +28,6 @@ PAGEABLE_BASE = 0x5610_0000_0000  # numpy arrays / bytes registered through acl.
 HUGE_FIRST_THRESHOLD = 1 * MiB   # HUGE_FIRST: padded sizes up to 1 MiB take normal pages
 _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
                  C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-
-# Which API frees what (rule 1 and 2 of the seeds): allocator -> the one call that frees it.
-FREED_BY = {
-    "malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
-    "dvpp_malloc": "dvpp_free", "malloc_host": "free_host",
-}
-_C_NAMES = {
-    "malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
-    "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
-    "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
-    "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
-    "dvpp_free": "acldvppFree",
-}
-
-
-def c_name(api: str) -> str:
-    return _C_NAMES.get(api, api)
-
 
 class Pool:
     """One page pool: an address range, its free list and its lazily stored bytes."""
@@ -101,13 +84,6 @@ def _flat_bytes(obj) -> np.ndarray:
     if isinstance(obj, np.ndarray):
         return obj.reshape(-1).view(np.uint8)
     return np.frombuffer(obj, dtype=np.uint8)
-
-
-def _root_array(arr: np.ndarray) -> np.ndarray:
-    """The ndarray that owns ``arr``'s buffer, so views of one buffer share one registration."""
-    while isinstance(arr.base, np.ndarray):
-        arr = arr.base
-    return arr
 
 
 class Memory:
@@ -318,7 +294,7 @@ class Memory:
         """Register a numpy array or bytes-like object as pageable host memory; its address."""
         self._sweep()
         if isinstance(obj, np.ndarray):
-            root = _root_array(obj)
+            root = root_array(obj)
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
             pool = next((p for p in self.all_pools() if p.storage.holds(root)), None)

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from .. import constants as C
 from .capture import CaptureManager
-from .memory import Allocation, Memory, c_name
+from ..memory_rules import c_name
+from .memory import Allocation, Memory
 from .ops import Operators
 from .profiles import Profile
 from .simerror import SimError

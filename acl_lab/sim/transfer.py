@@ -16,16 +16,8 @@ from .memory import Allocation
 from .simerror import SimError
 from .streams import Task
 
-H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
-                      C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
-DEFAULT, BUF_H2D = C.ACL_MEMCPY_DEFAULT, C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE
-_ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D)
-_DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
-              ("device", "host"): D2H, ("device", "device"): D2D}
-
-
-def _kind_name(kind: int) -> str:
-    return C.MEMCPY_KIND_NAMES.get(kind, str(kind))
+from ..memory_rules import (ACCEPTED_KINDS, BUF_H2D, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
+                            kind_name)
 
 
 def _count_within(call: str, count: int, maximum: int, what: str) -> None:
@@ -42,7 +34,7 @@ def _not_null(call: str, **pointers: int) -> None:
 
 
 def _check_kind(call: str, kind: int) -> None:
-    if kind not in _ACCEPTED_KINDS:
+    if kind not in ACCEPTED_KINDS:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        f"{call}: kind {kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST (0), "
                        f"HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
@@ -60,15 +52,15 @@ def _copy_cost(rt, direction: int, nbytes: int, pinned: bool) -> float:
 
 def _direction(call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
     """The copy's real direction; ``strict`` (sync copies) refuses a kind that disagrees."""
-    actual = _DIRECTION[(src.location, dst.location)]
+    actual = DIRECTION[(src.location, dst.location)]
     stated = H2D if kind == BUF_H2D else kind
     if stated not in (DEFAULT, actual) and strict:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: kind {_kind_name(kind)} does not match the pointers: the source "
+                       f"{call}: kind {kind_name(kind)} does not match the pointers: the source "
                        f"is {src.location} memory ({src.describe()}) and the destination is "
                        f"{dst.location} memory ({dst.describe()}), so this is "
-                       f"{_kind_name(actual)}. The addresses decide what a copy can do: pass "
-                       f"{_kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+                       f"{kind_name(actual)}. The addresses decide what a copy can do: pass "
+                       f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
     if dst.location == src.location == "device" and dst.device != src.device:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        f"{call}: source is on device {src.device}, destination on device "
@@ -159,7 +151,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         if direction == H2H or direction == D2D:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if direction == H2H
                            else C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: an asynchronous {_kind_name(direction)} copy cannot use "
+                           f"{call}: an asynchronous {kind_name(direction)} copy cannot use "
                            f"pageable memory. Allocate with aclrtMallocHost, or copy "
                            f"synchronously.")
         rt.stream_sync_for_pageable(s, call)   # ACL turns it into sync stream + sync copy
@@ -169,7 +161,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     task = Task("memcpy", _copy_cost(rt, direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
-                                      "kind": _kind_name(direction), "pinned": not pageable})
+                                      "kind": kind_name(direction), "pinned": not pageable})
     _submit(rt, call, s, task)
 
 
@@ -187,8 +179,8 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     allowed = (H2D, D2H, DEFAULT) if s is None else (H2D, D2H, D2D, DEFAULT)
     if kind not in allowed:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: kind {_kind_name(kind)} is not allowed; use "
-                       + ", ".join(_kind_name(k) for k in allowed) + ".")
+                       f"{call}: kind {kind_name(kind)} is not allowed; use "
+                       + ", ".join(kind_name(k) for k in allowed) + ".")
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
     d = rt.memory.resolve(dst, dspan, "dst", call)
     _writable(call, d, "dst", dst)
@@ -196,7 +188,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     direction = _direction(call, kind, d, sa, strict=True)
     if direction not in allowed:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: the pointers make this a {_kind_name(direction)} copy, which "
+                       f"{call}: the pointers make this a {kind_name(direction)} copy, which "
                        f"{call} does not do. Use aclrtMemcpy for it.")
 
     def run() -> None:
@@ -207,7 +199,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     pinned = d.pool is not None and sa.pool is not None
     task = Task("memcpy2d", _copy_cost(rt, direction, width * height, pinned), run=run,
                 nbytes=width * height, uses=(d, sa),
-                detail={"dst": dst, "src": src, "kind": _kind_name(direction),
+                detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})
     _submit(rt, call, s, task)
 
