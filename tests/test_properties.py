@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from acl_lab import constants as C
 from acl_lab import snapshot
 from acl_lab.align import align_up
-from acl_lab.sim.freelist import FreeList
+from acl_lab.freelist import FreeList
 from simhelpers import fresh, seed_align_up
 
 MiB = 1 << 20

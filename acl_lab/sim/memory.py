@@ -16,7 +16,7 @@ import numpy as np
 from .. import constants as C
 from ..memory_rules import FREED_BY, c_name, root_array
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
-from .freelist import FreeList
+from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
 from .simerror import SimError
 from .storage import LazyStorage

@@ -1,0 +1,32 @@
+"""Chapter 00 checks: reading what a pyACL call returns."""
+from __future__ import annotations
+
+from acl_lab import constants as C
+from acl_lab.errors import explain
+
+from . import NotYet, exercise
+
+
+@exercise("00.1", "Count the devices",
+          "acl.rt.get_device_count() returns a tuple (count, ret): unpack it and pass count.")
+def device_count(acl, count):
+    expected, ret = acl.rt.get_device_count()
+    assert ret == C.ACL_SUCCESS
+    if isinstance(count, tuple):
+        raise NotYet("that is the whole (count, ret) tuple; unpack it: "
+                     "count, ret = acl.rt.get_device_count().")
+    assert type(count) is int and count == expected
+    return f"this machine has {count} device(s), numbered 0 to {count - 1}."
+
+
+@exercise("00.2", "Name the failure",
+          "Call acl.rt.set_device with the first id that does not exist (the device count) "
+          "and pass the ret it returns.")
+def invalid_device(acl, ret):
+    if isinstance(ret, tuple):
+        raise NotYet("set_device only acts, so it returns a bare ret, not a tuple.")
+    if ret == C.ACL_SUCCESS:
+        raise NotYet("that call succeeded: device ids run from 0 to count - 1, so ask for "
+                     "device `count`.")
+    assert ret == C.ACL_ERROR_RT_INVALID_DEVICEID
+    return f"{explain(ret).split(':')[0]}: device ids run from 0 to count - 1."

@@ -1,0 +1,77 @@
+"""Chapter 01 checks: contexts per thread, timing with events, release order."""
+from __future__ import annotations
+
+import acl_lab
+from acl_lab import constants as C
+from acl_lab.errors import explain
+
+from . import NotYet, exercise
+
+
+@exercise("01.1", "A context for the worker thread",
+          "A new thread has no current context: call acl.rt.set_context(ctx) in the worker "
+          "before acl.rt.create_stream().")
+def worker_stream(acl, out):
+    ret = out["ret"]
+    if ret != C.ACL_SUCCESS:
+        raise NotYet(f"create_stream in the worker returned {explain(ret).split(':')[0]}. "
+                     f"The current context is per thread: make ctx current in the worker "
+                     f"with acl.rt.set_context(ctx) first.")
+    stream = out["stream"]
+    assert any(s["handle"] == stream for s in acl_lab.snapshot()["streams"])
+    return f"the worker made ctx current and created stream 0x{stream:x}."
+
+
+def _last(calls, name: str, stream: int) -> int:
+    """Index of the last successful ``name`` call whose stream (last argument) is ``stream``."""
+    return max((i for i, c in enumerate(calls) if c.name == name and c.args[-1:] == (stream,)
+                and c.ret == C.ACL_SUCCESS), default=-1)
+
+
+def _waits_between(calls, lo: int, hi: int, producer: int, consumer: int) -> bool:
+    """Between ``lo`` and ``hi``: an event recorded on producer, then consumer waiting on it."""
+    recorded = set()
+    for c in calls[lo + 1:hi]:
+        if c.ret != C.ACL_SUCCESS:
+            continue
+        if c.name == "rt.record_event" and c.args[1:] == (producer,):
+            recorded.add(c.args[0])
+        elif c.name == "rt.stream_wait_event" and c.args[0] == consumer \
+                and c.args[1] in recorded:
+            return True
+    return False
+
+
+@exercise("01.2", "One stream waits for another",
+          "After the memset: acl.rt.record_event(ready, producer), then "
+          "acl.rt.stream_wait_event(consumer, ready), then the copy on consumer.")
+def cross_stream_order(acl, out, producer, consumer):
+    calls = list(acl_lab.tracer().calls)
+    fill = _last(calls, "rt.memset_async", producer)
+    copy = _last(calls, "rt.memcpy_async", consumer)
+    if fill < 0 or copy < fill:
+        raise NotYet("run the whole cell: the memset on producer, then the copy on consumer.")
+    if not _waits_between(calls, fill, copy, producer, consumer):
+        raise NotYet("consumer does not wait for producer: after the memset, record an event "
+                     "on producer and make consumer wait for it (acl.rt.stream_wait_event) "
+                     "before the copy. Synchronizing producer from the host would work too, "
+                     "but it blocks the host; the event keeps the ordering on the device.")
+    seen = list(acl.util.ptr_to_bytes(out, 8))
+    assert seen == [9] * 8
+    return "consumer copied only after producer's memset, and the host never waited for it."
+
+
+@exercise("01.3", "Release in order",
+          "destroy_event and destroy_stream what you created, free the buffer, then "
+          "reset_device(0), then finalize().")
+def released(acl):
+    snap = acl_lab.snapshot()
+    if snap["reports"]:
+        raise NotYet(f"something was released for you: {snap['reports'][0]}")
+    if any(d["open"] for d in snap["devices"].values()):
+        raise NotYet("device 0 is still set: acl.rt.reset_device(0) after destroying the "
+                     "streams and freeing the memory.")
+    if snap["initialized"]:
+        raise NotYet("AscendCL is still initialized: acl.finalize() comes last.")
+    assert not snap["streams"] and not snap["allocations"]
+    return "streams, memory, device and process released in order, nothing leaked."

@@ -1,0 +1,78 @@
+"""Chapter 02 checks: which pages a policy picks, and which call frees which block."""
+from __future__ import annotations
+
+import acl_lab
+from acl_lab import constants as C
+
+from . import NotYet, exercise
+
+MiB = 1 << 20
+#: (size, policy) cases exercise 02.1 tries, the 1 MiB boundary included.
+PAGE_CASES = (
+    (200, C.ACL_MEM_MALLOC_HUGE_FIRST), (8 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST),
+    (MiB - 40, C.ACL_MEM_MALLOC_HUGE_FIRST), (MiB - 16, C.ACL_MEM_MALLOC_HUGE_FIRST),
+    (100, C.ACL_MEM_MALLOC_HUGE_ONLY), (2 * MiB, C.ACL_MEM_MALLOC_NORMAL_ONLY),
+)
+#: allocator -> the one call that releases its memory (the seeds' pairing rule), as traced.
+FREED_BY = {"malloc_host": "rt.free_host", "malloc": "rt.free", "malloc_align32": "rt.free",
+            "malloc_cached": "rt.free", "dvpp_malloc": "media.dvpp_free"}
+
+
+def untraced(fn):
+    """The backend call behind a traced pyACL function, so a check's own calls stay out of
+    the learner's trace."""
+    return getattr(fn, "__wrapped__", fn)
+
+
+def live_allocation(ptr) -> dict | None:
+    """The snapshot entry of the live allocation that starts at ``ptr``, or None."""
+    return next((a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == ptr), None)
+
+
+def page_of(allocation: dict) -> str:
+    """'huge' or 'normal': the page type of the pool an allocation came from."""
+    pools = acl_lab.snapshot()["pools"]
+    return next(p["page"] for p in pools if p["label"] == allocation["pool"])
+
+
+@exercise("02.1", "Predict the pages",
+          "HUGE_FIRST: normal pages when ALIGN_UP(size, 32) + 32 <= 1 MiB, else huge; "
+          "HUGE_ONLY: huge; NORMAL_ONLY: normal. Return 'huge' or 'normal'.")
+def predicted_pages(acl, pages):
+    for size, policy in PAGE_CASES:
+        guess = pages(size, policy)
+        ptr, ret = untraced(acl.rt.malloc)(size, policy)
+        assert ret == C.ACL_SUCCESS
+        actual = page_of(live_allocation(ptr))
+        assert untraced(acl.rt.free)(ptr) == C.ACL_SUCCESS
+        if guess != actual:
+            padded = " (HUGE_FIRST compares the padded size, ALIGN_UP(size, 32) + 32, " \
+                     "with 1 MiB)" if policy == C.ACL_MEM_MALLOC_HUGE_FIRST else ""
+            raise NotYet(f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]}) returned {guess!r}, "
+                         f"but aclrtMalloc put the block on {actual} pages{padded}.")
+    return f"all {len(PAGE_CASES)} placements predicted, the 1 MiB boundary included."
+
+
+def _released_by_partner(calls, api: str, ptr: int) -> bool:
+    """Did the partner of ``api`` free ``ptr`` after the allocation that returned it?"""
+    born = max((i for i, c in enumerate(calls) if c.name.endswith("." + api)
+                and isinstance(c.result, tuple) and c.result == (ptr, C.ACL_SUCCESS)),
+               default=-1)
+    return any(c.name == FREED_BY[api] and c.args[:1] == (ptr,) and c.ret == C.ACL_SUCCESS
+               for c in calls[born + 1:])
+
+
+@exercise("02.2", "Free with the partner",
+          "Each allocator has one partner: malloc_host -> free_host, malloc / malloc_align32 / "
+          "malloc_cached -> free, dvpp_malloc -> dvpp_free.")
+def freed_with_partner(acl, blocks):
+    calls = list(acl_lab.tracer().calls)
+    for api, ptr in blocks.items():
+        if not _released_by_partner(calls, api, ptr):
+            namespace = "media" if api == "dvpp_malloc" else "rt"
+            raise NotYet(f"the acl.{namespace}.{api} block 0x{ptr:x} was not released by its "
+                         f"partner. Which call is paired with acl.{namespace}.{api}? "
+                         f"(After a refused free, acl.get_recent_err_msg() tells you.)")
+        assert live_allocation(ptr) is None
+    return "every block released by its partner: " + ", ".join(
+        f"{api} -> acl.{FREED_BY[api]}" for api in blocks) + "."

@@ -1,0 +1,90 @@
+"""Chapter 04 checks: memory info per attribute, footprints, run mode."""
+from __future__ import annotations
+
+import acl_lab
+from acl_lab import constants as C
+from acl_lab.align import malloc_footprint
+
+from . import NotYet, exercise
+
+#: The sizes exercise 04.1 asks about (bytes passed to aclrtMalloc).
+FOOTPRINT_SIZES = (1, 32, 33, 100, 4096, 1048544)
+
+
+def _allocation(ptr, what: str) -> dict:
+    """The snapshot entry of the live allocation starting at ``ptr``."""
+    for a in acl_lab.snapshot()["allocations"]:
+        if a["ptr"] == ptr:
+            return a
+    raise NotYet(f"{what} (0x{ptr:x}) is not a live allocation: allocate it and do not free "
+                 f"it before the check." if isinstance(ptr, int) else
+                 f"{what} must be the pointer (an int) the allocator returned.")
+
+
+def _pool_attr(a: dict) -> int:
+    """The most specific aclrtMemAttr that counts the pool holding allocation ``a``."""
+    pool = next(p for p in acl_lab.snapshot()["pools"]
+                if p["device"] == a["device"] and a["pool"] == p["label"])
+    name = f"ACL_{pool['kind']}_MEM{'_P2P' if pool['p2p'] else ''}_{pool['page'].upper()}"
+    return getattr(C, name)
+
+
+@exercise("04.1", "How far free memory drops",
+          "For each size, read free of ACL_HBM_MEM_NORMAL, malloc(size, HUGE_FIRST), read free "
+          "again, free the block; the drop is ALIGN_UP(size, 32) + 32.")
+def footprint_drops(drops):
+    drops = list(drops)
+    if len(drops) != len(FOOTPRINT_SIZES):
+        raise NotYet(f"give one drop per size: {len(FOOTPRINT_SIZES)} numbers for sizes "
+                     f"{list(FOOTPRINT_SIZES)}, got {len(drops)}.")
+    for size, got in zip(FOOTPRINT_SIZES, drops):
+        want = malloc_footprint(size)
+        if got != want:
+            raise NotYet(f"aclrtMalloc({size}) takes {want} B, not {got!r}: round {size} up to a "
+                         f"multiple of 32, then add 32.")
+    return "every aclrtMalloc takes ALIGN_UP(size, 32) + 32 bytes from the pool."
+
+
+@exercise("04.2", "Which attribute moved",
+          "Allocate 3 MiB with ACL_MEM_MALLOC_HUGE_FIRST, keep it, and pass the most specific "
+          "aclrtMemAttr whose free figure dropped (kind + page: e.g. ACL_DDR_MEM_NORMAL): "
+          "check('04.2', ptr, attr).")
+def which_attribute(ptr, attr):
+    a = _allocation(ptr, "ptr")
+    if a["size"] != 3 * 1024 * 1024:
+        raise NotYet(f"the block at 0x{ptr:x} is {a['size']} B; allocate exactly 3 MiB "
+                     f"(3 * 1024 * 1024).")
+    want = _pool_attr(a)
+    want_name = C.MEM_ATTR_NAMES[want]
+    if attr == want:
+        return f"{want_name} dropped: the block lives in '{a['pool']}'."
+    name = C.MEM_ATTR_NAMES.get(attr, repr(attr))
+    broad = name in ("ACL_DDR_MEM", "ACL_HBM_MEM") or name.startswith("ACL_MEM_")
+    if broad:
+        raise NotYet(f"{name} sums several pools; name the one pool the block came from "
+                     f"('{a['pool']}'): its kind and its page type.")
+    raise NotYet(f"{name} is not the pool the block came from ('{a['pool']}'). Compare the "
+                 f"free figure of each attribute before and after the malloc.")
+
+
+@exercise("04.3", "No host side on the board",
+          "On the '200dk' profile (ACL_DEVICE): fill a malloc_host buffer with bytes 0..63 "
+          "through acl.util.ptr_to_numpy, copy it into an aclrtMalloc buffer with "
+          "ACL_MEMCPY_DEVICE_TO_DEVICE, pass (acl, host_ptr, dev_ptr).")
+def device_mode_copy(acl, host_ptr, dev_ptr):
+    mode, ret = acl.rt.get_run_mode()
+    if ret != 0 or mode != C.ACL_DEVICE:
+        raise NotYet("this runs on the board: acl_lab.reset('200dk') first (run mode "
+                     "ACL_DEVICE), then init and set_device(0).")
+    h, d = _allocation(host_ptr, "host_ptr"), _allocation(dev_ptr, "dev_ptr")
+    if h["api"] != "malloc_host":
+        raise NotYet("host_ptr must come from acl.rt.malloc_host.")
+    if d["api"] not in ("malloc", "malloc_align32") or d["size"] < 64:
+        raise NotYet("dev_ptr must be an acl.rt.malloc block of at least 64 bytes.")
+    if h["location"] != "device":
+        raise NotYet("in ACL_DEVICE mode malloc_host memory is device memory; this one is not.")
+    got = list(acl.util.ptr_to_bytes(dev_ptr, 64))
+    if got != list(range(64)):
+        raise NotYet(f"dev_ptr holds {got[:8]}...; it should hold 0, 1, ..., 63. Fill the "
+                     f"host buffer first, then copy 64 bytes DEVICE_TO_DEVICE.")
+    return "on the board, 'host' memory is device memory: no host-to-device transfer needed."

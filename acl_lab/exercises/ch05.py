@@ -1,0 +1,82 @@
+"""Chapter 05 checks: the segment rule by hand, an aligned hand-carved segment, guard bytes."""
+from __future__ import annotations
+
+import numpy as np
+
+import acl_lab
+from acl_lab import constants as C
+from acl_lab.align import RUNTIME_ALIGN, align_up, segment_size
+from acl_lab.errors import AclLabError
+
+from . import NotYet, exercise
+
+#: Exercise 05.1: segment lengths placed one after another in a fresh runtime-rule pool.
+LAYOUT_LENGTHS = (100, 40, 3000, 1)
+
+
+def runtime_offsets(lengths) -> list[int]:
+    """Offsets from the pool's (64-byte aligned) base of segments placed back to back."""
+    offsets, end = [], 0
+    for n in lengths:
+        start = align_up(end, RUNTIME_ALIGN)
+        offsets.append(start)
+        end = start + segment_size(n)
+    return offsets
+
+
+@exercise("05.1", "Lay out segments by hand",
+          "Each segment takes m = ALIGN_UP(len, 32) + 32 bytes; the next one starts at the "
+          "first multiple of 64 at or after the previous end.")
+def layout(offsets):
+    offsets = list(offsets)
+    want = runtime_offsets(LAYOUT_LENGTHS)
+    if len(offsets) != len(want):
+        raise NotYet(f"give one offset per length {list(LAYOUT_LENGTHS)}: {len(want)} numbers.")
+    end = 0
+    for n, got, start in zip(LAYOUT_LENGTHS, offsets, want):
+        if got != start:
+            raise NotYet(f"the {n}-byte segment starts at offset {start}, not {got!r}: the "
+                         f"previous segment ends at {end}, and ALIGN_UP({end}, 64) = {start}.")
+        end = start + segment_size(n)
+    return f"offsets {want}; the pool would report the same addresses."
+
+
+@exercise("05.2", "Carve an aligned segment",
+          "The second segment starts at block + ALIGN_UP(m, 64) with m = ALIGN_UP(100, 32) + 32; "
+          "copy the bytes 0..63 there with memcpy_async from pinned memory, then synchronize.")
+def hand_carved(acl, block, ptr):
+    blocks = [a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == block]
+    if not blocks:
+        raise NotYet("block must be the live aclrtMallocAlign32 block you carve.")
+    want = block + align_up(segment_size(100), RUNTIME_ALIGN)
+    if ptr != want:
+        got = f"block + {ptr - block}" if isinstance(ptr, int) else repr(ptr)
+        raise NotYet(f"the segment after a 100-byte one starts at block + {want - block}, not "
+                     f"{got}: m = ALIGN_UP(100, 32) + 32 = {segment_size(100)}, rounded up "
+                     f"to a multiple of 64.")
+    if acl.rt.synchronize_device() != 0:
+        raise NotYet(f"synchronizing failed: {acl.get_recent_err_msg()}")
+    host = np.zeros(64, dtype=np.uint8)
+    ret = acl.rt.memcpy(acl.util.numpy_to_ptr(host), 64, ptr, 64, C.ACL_MEMCPY_DEVICE_TO_HOST)
+    if ret != 0 or not np.array_equal(host, np.arange(64, dtype=np.uint8)):
+        raise NotYet("the segment does not hold 0, 1, ..., 63 yet: memcpy_async them from a "
+                     "malloc_host buffer and synchronize the stream.")
+    return f"block + {want - block}: 64-byte aligned, so the async copy was accepted."
+
+
+@exercise("05.3", "Which segment overran?",
+          "Call pool.check_guards() inside try/except acl_lab.AclLabError and read the message: "
+          "it names the segment whose guard bytes changed. Pass (pool, name).")
+def overrun_detective(pool, name):
+    names = {blk.segment.name for blk in pool.blocks() if blk.kind == "segment"}
+    if name not in names:
+        raise NotYet(f"{name!r} is not a live segment of this pool; its segments are "
+                     f"{sorted(names)}.")
+    try:
+        pool.check_guards()
+    except AclLabError as e:
+        if f"segment {name} at 0x" in str(e):
+            return f"'{name}' wrote past its end: its guard bytes give it away."
+        raise NotYet(f"'{name}' kept within its length; read the message of "
+                     f"pool.check_guards() again.") from None
+    raise NotYet("every guard byte is intact now: nothing overran (or it was freed).")

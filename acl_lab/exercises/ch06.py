@@ -1,0 +1,105 @@
+"""Chapter 06 checks: capture rules, capturing and replaying a model, timing a replay."""
+from __future__ import annotations
+
+import numpy as np
+
+import acl_lab
+from acl_lab import constants as C
+
+from . import NotYet, exercise
+
+#: Exercise 06.1: the calls made during a GLOBAL capture on ``stream``, in the order the
+#: notebook lists them, with the code each returns and the rule behind it.
+CAPTURE_QUIZ = (
+    (C.ACL_ERROR_RT_STREAM_CAPTURED, "synchronizing a capturing stream is illegal in every mode"),
+    (C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+     "a synchronous copy is illegal while a GLOBAL capture is active"),
+    (C.ACL_SUCCESS, "an async copy with pinned (malloc_host) memory on the capturing stream is "
+                    "simply recorded"),
+    (C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "the default stream cannot be used during capture"),
+    (C.ACL_ERROR_RT_STREAM_CAPTURED, "an async copy with pageable memory would need a stream "
+                                     "synchronize, which a capturing stream refuses"),
+    (C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an aclrtCreateEvent event cannot be recorded into a "
+                                         "capture (and the capture is invalidated)"),
+)
+#: Exercise 06.2: what x holds before any replay.
+DOUBLING_START = np.arange(1, 9, dtype=np.float32)
+
+
+@exercise("06.1", "Legal during capture?",
+          "Run each call during a GLOBAL capture (or predict it) and list the return codes, "
+          "e.g. [107027, ...]; 0 for a call that is allowed.")
+def capture_quiz(codes):
+    codes = list(codes)
+    if len(codes) != len(CAPTURE_QUIZ):
+        raise NotYet(f"give one code per call: {len(CAPTURE_QUIZ)} codes, got {len(codes)}.")
+    for i, (got, (want, why)) in enumerate(zip(codes, CAPTURE_QUIZ), 1):
+        if got != want:
+            raise NotYet(f"call {i} returns {want}, not {got!r}: {why}.")
+    return "you know which calls a capture accepts, records or refuses."
+
+
+def _model(handle) -> dict:
+    for m in acl_lab.snapshot()["models"]:
+        if m["handle"] == handle:
+            return m
+    raise NotYet("model must be the handle acl.mdl.ri_capture_end returned, not destroyed yet.")
+
+
+def _read_floats(acl, ptr, n: int) -> np.ndarray:
+    host = np.zeros(n, dtype=np.float32)
+    ret = acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes,
+                        C.ACL_MEMCPY_DEVICE_TO_HOST)
+    if ret != 0:
+        raise NotYet(f"reading x back failed ({ret}): {acl.get_recent_err_msg()}")
+    return host
+
+
+@exercise("06.2", "Capture once, double many times",
+          "Capture only the in-place aclnnAdd x = x + x * 1.0 on your stream (begin, add, end), "
+          "replay the model a few times, synchronize, and pass (acl, model, x_dev).")
+def doubling_model(acl, model, x_dev):
+    m = _model(model)
+    if not m["ready"]:
+        raise NotYet("the capture has not ended: call acl.mdl.ri_capture_end(stream).")
+    ops = [t for t in m["tasks"] if t["kind"] == "op"]
+    if [t.get("op") for t in ops] != ["Add"]:
+        raise NotYet(f"the model should hold exactly one Add; it holds "
+                     f"{[t['kind'] for t in m['tasks']]}.")
+    if ops[0]["out"] != x_dev:
+        raise NotYet("the Add must write x itself (out = x): create the output tensor over x_dev.")
+    if m["executions"] == 0:
+        raise NotYet("the model was captured but never replayed: acl.mdl.ri_execute_async("
+                     "model, stream), then synchronize the stream.")
+    if acl.rt.synchronize_device() != 0:
+        raise NotYet(f"synchronizing failed: {acl.get_recent_err_msg()} End every capture first.")
+    got = _read_floats(acl, x_dev, DOUBLING_START.size)
+    want = DOUBLING_START * 2.0 ** m["executions"]
+    if not np.array_equal(got, want):
+        raise NotYet(f"after {m['executions']} replay(s) x should be {want.tolist()}, but it is "
+                     f"{got.tolist()}. Capture only the Add (not the upload), with out = x.")
+    return f"{m['executions']} replays of one captured Add doubled x {m['executions']} times."
+
+
+@exercise("06.3", "Time one replay",
+          "Record `start` on a stream, replay the model there, record `end`, synchronize `end`, "
+          "and pass (acl, start, end, ms) with ms from acl.rt.event_elapsed_time(start, end).")
+def replay_time(acl, start, end, ms):
+    elapsed, ret = acl.rt.event_elapsed_time(start, end)
+    if ret != 0:
+        raise NotYet(f"event_elapsed_time(start, end) fails ({ret}): "
+                     f"{acl.get_recent_err_msg()}")
+    events = {e["handle"]: e for e in acl_lab.snapshot()["events"]}
+    a, b = events[start], events[end]
+    if a["stream"] != b["stream"]:
+        raise NotYet("record both events on the stream the model replays on.")
+    replays = [t for t in acl_lab.snapshot()["timeline"]
+               if t["stream"] == a["stream"] and t["kind"] == "model"
+               and a["recorded_at_us"] <= t["start_us"] and t["end_us"] <= b["recorded_at_us"]]
+    if not replays:
+        raise NotYet("no model replay ran between the two events: record start, "
+                     "acl.mdl.ri_execute_async(model, stream), record end.")
+    if not isinstance(ms, float) or abs(ms - elapsed) > 1e-9:
+        raise NotYet(f"ms should be what event_elapsed_time returns for these events "
+                     f"({elapsed:.6f}), not {ms!r}.")
+    return f"{len(replays)} replay(s) between the events: {elapsed:.4f} ms of modeled time."

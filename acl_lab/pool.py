@@ -1,0 +1,412 @@
+"""Secondary allocation: one large block from ACL, cut into segments by the seed's rules.
+
+The seed on secondary allocation (内存二次分配管理) says: when you take one big block and
+divide it yourself, every segment of ``len`` bytes must
+
+* occupy m = ALIGN_UP(len, 32) + 32 bytes, and
+* start on a 64-byte boundary (the runtime rule), or a 128-byte boundary when media
+  processing (DVPP) reads or writes it (the "dvpp" rule).
+
+MemoryPool follows that rule over ANY backend: it only calls the pyACL-shaped ``acl`` it is
+given (malloc / memset / memcpy / free), never the simulator, so the same notebook cell
+runs on a real NPU. The bytes after each payload (the rounding plus the extra 32) hold
+guard bytes; they are checked on ``free`` and on demand, so an overrun is reported with
+the segment that caused it instead of silently corrupting its neighbour.
+
+    pool = MemoryPool(acl, 1 << 20)              # 1 MiB from aclrtMallocAlign32
+    a = pool.alloc(100)                           # 160 B segment, 64-byte aligned start
+    pool.free(a)
+    pool.close()
+
+Which allocator backs the pool changes the numbers, as the seed explains:
+
+* aclrtMalloc adds its own 32 bytes after rounding, so a pool of ``size`` bytes costs the
+  device ALIGN_UP(size,32)+32 (``pool.footprint``) and those extra bytes stay unusable;
+  aclrtMallocAlign32 only rounds, which is why the seed recommends it for pools.
+* acldvppMalloc starts 128-byte aligned and also adds 32; the dvpp rule needs that start.
+  Over 64-byte aligned memory (aclrtMalloc) a dvpp-rule pool may lose up to 64 bytes in
+  front of its first segment.
+* aclrtMallocHost memory is 64-byte aligned on the host; in ACL_DEVICE run mode it is
+  device memory with no alignment promise, so the first segment may start further in.
+Bytes lost that way show as an alignment "gap" in ``blocks()``.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import constants as C
+from .align import (DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint,
+                    segment_size)
+from .errors import AclLabError
+from .freelist import FreeList
+
+#: Start alignment of a segment, per rule.
+RULES = {"runtime": RUNTIME_ALIGN, "dvpp": DVPP_ALIGN}
+#: Value written into every padding byte; a changed byte means something wrote past a payload.
+GUARD_BYTE = 0xFD
+#: The smallest segment there is (len = 1): free blocks that cannot hold it are alignment gaps.
+MIN_SEGMENT = segment_size(1)
+#: Guard bytes of device memory are read back through a host buffer of this size.
+STAGING_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Allocator:
+    """How a pool takes and gives back its one big block, and what that block costs.
+
+    ``footprint(size)`` is what the allocator takes from the device for ``size`` bytes;
+    the pool may use only ``size`` of them (the rest is the runtime's own padding).
+    """
+
+    c_name: str
+    footprint: Callable[[int], int]
+    alloc: Callable      # (acl, size, policy) -> (ptr, ret)
+    free: Callable       # (acl, ptr) -> ret
+
+
+ALLOCATORS = {
+    # aclrtMalloc adds its own 32 bytes after rounding: the block costs ALIGN_UP(size,32)+32
+    # although the pool may only use ``size`` of it.
+    "malloc": Allocator("aclrtMalloc", malloc_footprint,
+                        lambda acl, size, policy: acl.rt.malloc(size, policy),
+                        lambda acl, ptr: acl.rt.free(ptr)),
+    # What the seed recommends for pools: only rounds to 32, no extra padding.
+    "malloc_align32": Allocator("aclrtMallocAlign32", align32_footprint,
+                                lambda acl, size, policy: acl.rt.malloc_align32(size, policy),
+                                lambda acl, ptr: acl.rt.free(ptr)),
+    # Media-processing memory: 128-byte aligned start, ALIGN_UP(size,32)+32 taken.
+    "dvpp_malloc": Allocator("acldvppMalloc", malloc_footprint,
+                             lambda acl, size, policy: acl.media.dvpp_malloc(size),
+                             lambda acl, ptr: acl.media.dvpp_free(ptr)),
+    # Pinned host memory (64-byte aligned) in ACL_HOST mode; in ACL_DEVICE mode it is
+    # device memory with no alignment promise, so the first segment may start further in.
+    "malloc_host": Allocator("aclrtMallocHost", align32_footprint,
+                             lambda acl, size, policy: acl.rt.malloc_host(size),
+                             lambda acl, ptr: acl.rt.free_host(ptr)),
+}
+_DEFAULT_ALLOCATOR = {"runtime": "malloc_align32", "dvpp": "dvpp_malloc"}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One segment handed out by ``alloc``: ``length`` usable bytes in ``size`` (= m)."""
+
+    id: int
+    name: str
+    start: int
+    length: int
+    size: int
+    rule: str
+
+    @property
+    def end(self) -> int:
+        return self.start + self.size
+
+    @property
+    def payload_end(self) -> int:
+        """First byte after the payload: the guard bytes run from here to ``end``."""
+        return self.start + self.length
+
+    @property
+    def rounding(self) -> int:
+        """Bytes added by ALIGN_UP(len, 32)."""
+        return align_up(self.length, 32) - self.length
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} at 0x{self.start:x} ({self.length} B asked, {self.size} B taken)"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A stretch of the pool, by address: a ``segment``, usable ``free`` space, or a
+    ``gap`` (free bytes too small, after alignment, to hold even a 1-byte segment)."""
+
+    start: int
+    size: int
+    kind: str
+    segment: Segment | None = None
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """Byte accounting of a pool; ``used + free == capacity`` always holds.
+
+    ``padding`` is what the rule adds to the lengths asked (rounding plus the extra 32 per
+    segment); ``fragmentation`` = 1 - largest_free / free: 0 when all free bytes are one
+    block, near 1 when they are scattered in small pieces.
+    """
+
+    capacity: int
+    segments: int
+    requested: int
+    used: int
+    padding: int
+    free: int
+    largest_free: int
+    free_blocks: int
+
+    @property
+    def fragmentation(self) -> float:
+        return 1 - self.largest_free / self.free if self.free else 0.0
+
+
+class MemoryPool:
+    """A user-level pool over one block of ACL memory (see the module docstring).
+
+    acl: the pyACL-shaped object (``acl_lab.load()`` or real pyACL). size: usable bytes.
+    rule: "runtime" (segment starts 64-byte aligned) or "dvpp" (128). allocator: "malloc",
+    "malloc_align32", "dvpp_malloc" or "malloc_host"; by default malloc_align32 for the
+    runtime rule (the seed's advice: no wasted +32) and dvpp_malloc for the dvpp rule.
+    policy: the aclrtMemMallocPolicy for malloc / malloc_align32.
+
+    The pool writes and reads guard bytes with synchronous memset / memcpy, so allocate
+    and free outside a GLOBAL-mode capture, which forbids synchronous copies.
+    """
+
+    def __init__(self, acl, size: int, *, rule: str = "runtime", allocator: str | None = None,
+                 policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST):
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}; choose 'runtime' (64-byte starts) or "
+                             f"'dvpp' (128-byte starts)")
+        allocator = allocator or _DEFAULT_ALLOCATOR[rule]
+        if allocator not in ALLOCATORS:
+            raise ValueError(f"unknown allocator {allocator!r}; choose one of "
+                             f"{', '.join(ALLOCATORS)}")
+        size = _positive("MemoryPool", "size", size)
+        self.acl, self.rule, self.align, self.allocator = acl, rule, RULES[rule], allocator
+        self._backing = ALLOCATORS[allocator]
+        mode = self._ok("aclrtGetRunMode", acl.rt.get_run_mode())
+        # Where the host CPU can read pool bytes directly, guards are read in place;
+        # otherwise they are copied to a host buffer first.
+        self._host_readable = mode == C.ACL_DEVICE or allocator == "malloc_host"
+        self.base = self._ok(f"MemoryPool: {self._backing.c_name}({size})",
+                             self._backing.alloc(acl, size, policy))
+        self.capacity = size
+        self._free = FreeList(self.base, size)
+        self._live: dict[int, Segment] = {}
+        self._freed: dict[int, str] = {}        # start -> which segment was freed there
+        self._requested = 0
+        self._next_id = 1
+        self._staging: tuple[np.ndarray, int] | None = None
+        self.closed = False
+
+    # ----- the backend ---------------------------------------------------------------------
+    def _ok(self, what: str, result):
+        """The value of a pyACL ``(value, ret)`` result or ``ret``; AclLabError if ret != 0."""
+        value, ret = result if isinstance(result, tuple) else (None, result)
+        if ret != 0:
+            raise AclLabError(ret, f"{what} failed: {self.acl.get_recent_err_msg()}")
+        return value
+
+    def _read(self, addr: int, n: int) -> np.ndarray:
+        """``n`` bytes of pool memory at ``addr``, as the host sees them."""
+        if self._host_readable:
+            return np.frombuffer(self.acl.util.ptr_to_bytes(addr, n), dtype=np.uint8)
+        if self._staging is None:
+            buf = np.empty(STAGING_BYTES, dtype=np.uint8)
+            self._staging = (buf, self.acl.util.numpy_to_ptr(buf))
+        buf, ptr = self._staging
+        self._ok("MemoryPool: reading guard bytes (aclrtMemcpy)",
+                 self.acl.rt.memcpy(ptr, STAGING_BYTES, addr, n, C.ACL_MEMCPY_DEVICE_TO_HOST))
+        return buf[:n]
+
+    def _write_guard(self, seg: Segment) -> None:
+        n = seg.end - seg.payload_end
+        self._ok("MemoryPool: writing guard bytes (aclrtMemset)",
+                 self.acl.rt.memset(seg.payload_end, n, GUARD_BYTE, n))
+
+    # ----- segments ------------------------------------------------------------------------
+    def alloc(self, length: int, *, name: str | None = None, rule: str | None = None) -> int:
+        """Start address of a new segment for ``length`` bytes.
+
+        It takes m = ALIGN_UP(length, 32) + 32 bytes at a start aligned for ``rule`` (the
+        pool's rule by default), best fit among the free blocks. ``name`` labels it in
+        messages and pictures (default "#<id>").
+        """
+        self._require_open("alloc")
+        length = _positive("MemoryPool.alloc", "length", length)
+        rule = rule or self.rule
+        if rule not in RULES:
+            raise ValueError(f"unknown rule {rule!r}; choose 'runtime' or 'dvpp'")
+        size, align = segment_size(length), RULES[rule]
+        start = self._free.alloc(size, align)
+        if start is None:
+            raise AclLabError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, self._why_full(length, size, align))
+        seg = Segment(self._next_id, name or f"#{self._next_id}", start, length, size, rule)
+        try:
+            self._write_guard(seg)
+        except AclLabError:
+            self._free.give_back(start, size)
+            raise
+        self._next_id += 1
+        self._live[start] = seg
+        self._freed.pop(start, None)
+        self._requested += length
+        return start
+
+    def _why_full(self, length: int, size: int, align: int) -> str:
+        s = self.stats()
+        head = (f"MemoryPool.alloc({length}): a segment needs m = ALIGN_UP({length},32)+32 = "
+                f"{size} B at a {align}-byte aligned start, ")
+        if s.free >= size:
+            return head + (f"and {s.free} B are free, but in {s.free_blocks} pieces (largest "
+                           f"{s.largest_free} B): the pool is fragmented. Free neighbouring "
+                           f"segments so they merge, or allocate big segments first.")
+        return head + (f"but only {s.free} B of {s.capacity} are free. Free segments you no "
+                       f"longer need, or create a bigger pool.")
+
+    def free(self, ptr: int, *, check: bool = True) -> None:
+        """Give a segment back (it merges with free neighbours).
+
+        With ``check`` (default) its guard bytes are read first: if the payload overran,
+        AclLabError names the segment and the segment stays allocated; ``check=False``
+        frees it without looking.
+        """
+        self._require_open("free")
+        seg = self._segment_at(ptr)
+        if check:
+            self._raise_overruns([seg], "MemoryPool.free")
+        self._free.give_back(seg.start, seg.size)
+        del self._live[seg.start]
+        self._freed[seg.start] = seg.name
+        self._requested -= seg.length
+
+    def _segment_at(self, ptr) -> Segment:
+        ptr = _int("MemoryPool.free", "ptr", ptr)
+        seg = self._live.get(ptr)
+        if seg is not None:
+            return seg
+        call = f"MemoryPool.free(0x{ptr:x})"
+        if ptr in self._freed:
+            why = (f"{call}: segment {self._freed[ptr]} at 0x{ptr:x} was already freed. Free "
+                   f"each segment exactly once, and stop using the pointer after.")
+        elif not self.base <= ptr < self.base + self.capacity:
+            why = (f"{call}: 0x{ptr:x} did not come from this pool (it spans 0x{self.base:x} "
+                   f"to 0x{self.base + self.capacity:x}). Give memory back to whoever handed "
+                   f"it out: acl.rt.free for acl.rt.malloc, the other pool for its segments.")
+        else:
+            inside = next((s for s in self._live.values() if s.start < ptr < s.end), None)
+            where = (f"points {ptr - inside.start} B inside segment {inside.label}"
+                     if inside else "is free space inside the pool, not a segment start")
+            why = f"{call}: 0x{ptr:x} {where}. Pass the exact address alloc returned."
+        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, why)
+
+    # ----- guards --------------------------------------------------------------------------
+    def check_guards(self) -> None:
+        """Read every live segment's guard bytes; AclLabError naming each segment that
+        wrote past its payload. Guards are read in as few copies as possible."""
+        self._require_open("check_guards")
+        self._raise_overruns(sorted(self._live.values(), key=lambda s: s.start),
+                             "MemoryPool.check_guards")
+
+    def _overruns(self, segments: list[Segment]) -> list[tuple[Segment, int]]:
+        """(segment, number of changed guard bytes) for each overrun among ``segments``
+        (sorted by address); guards close together are read with one copy."""
+        found, i = [], 0
+        while i < len(segments):
+            lo, j = segments[i].payload_end, i
+            while j + 1 < len(segments) and segments[j + 1].end - lo <= STAGING_BYTES:
+                j += 1
+            data = self._read(lo, segments[j].end - lo)
+            for seg in segments[i:j + 1]:
+                changed = int(np.count_nonzero(
+                    data[seg.payload_end - lo:seg.end - lo] != GUARD_BYTE))
+                if changed:
+                    found.append((seg, changed))
+            i = j + 1
+        return found
+
+    def _raise_overruns(self, segments: list[Segment], call: str) -> None:
+        found = self._overruns(segments)
+        if not found:
+            return
+        lines = [f"segment {seg.label}: {changed} of the {seg.size - seg.length} guard bytes "
+                 f"after its payload were overwritten" for seg, changed in found]
+        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID,
+                          f"{call}: {len(found)} segment(s) wrote past their end — "
+                          + "; ".join(lines) + ". Keep every write within the length you "
+                          "asked for (the padding belongs to the pool; past it lies the next "
+                          "segment). The segments stay allocated; free(ptr, check=False) "
+                          "releases one anyway.")
+
+    # ----- views -------------------------------------------------------------------------
+    def stats(self) -> PoolStats:
+        blocks = self._free.free_blocks()
+        return PoolStats(capacity=self.capacity, segments=len(self._live),
+                         requested=self._requested, used=self._free.used,
+                         padding=self._free.used - self._requested, free=self._free.free,
+                         largest_free=self._free.largest_free, free_blocks=len(blocks))
+
+    def blocks(self) -> list[Block]:
+        """Every byte of the pool, as segments and free blocks in address order."""
+        out = [Block(s.start, s.size, "segment", s) for s in self._live.values()]
+        for start, size in self._free.free_blocks():
+            usable = align_up(start, self.align) + MIN_SEGMENT <= start + size
+            out.append(Block(start, size, "free" if usable else "gap"))
+        return sorted(out, key=lambda b: b.start)
+
+    @property
+    def footprint(self) -> int:
+        """Bytes the backing allocator takes from the device for this pool (capacity plus
+        the allocator's own rounding and padding, which the pool cannot use)."""
+        return self._backing.footprint(self.capacity)
+
+    # ----- lifetime ----------------------------------------------------------------------
+    def _require_open(self, call: str) -> None:
+        if self.closed:
+            raise AclLabError(C.ACL_ERROR_RT_INVALID_HANDLE,
+                              f"MemoryPool.{call}: the pool is closed; its memory went back "
+                              f"to {self._backing.c_name}'s free call. Create a new pool.")
+
+    def close(self, *, force: bool = False) -> None:
+        """Give the big block back with the free call that matches its allocator.
+
+        Live segments make this an error (their pointers would dangle) unless ``force``.
+        Closing twice is harmless.
+        """
+        if self.closed:
+            return
+        if self._live and not force:
+            names = ", ".join(s.name for s in list(self._live.values())[:5])
+            raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID,
+                              f"MemoryPool.close: {len(self._live)} segment(s) are still "
+                              f"allocated ({names}{', ...' if len(self._live) > 5 else ''}); "
+                              f"their pointers would dangle. Free them first, or "
+                              f"close(force=True) if nothing uses them any more.")
+        self._ok("MemoryPool.close: freeing the pool's block",
+                 self._backing.free(self.acl, self.base))
+        self.closed = True
+        self._live.clear()
+
+    def __enter__(self) -> "MemoryPool":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.close(force=exc_type is not None)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return f"<MemoryPool {self.capacity} B, closed>"
+        s = self.stats()
+        return (f"<MemoryPool {s.capacity} B {self.rule}/{self.allocator}: {s.segments} "
+                f"segments, {s.used} B used, {s.free} B free>")
+
+
+def _int(call: str, name: str, value) -> int:
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
+
+
+def _positive(call: str, name: str, value) -> int:
+    v = _int(call, name, value)
+    if v <= 0:
+        raise AclLabError(C.ACL_ERROR_INVALID_PARAM,
+                          f"{call}: {name} is {v}; ask for at least 1 byte.")
+    return v
