@@ -151,6 +151,12 @@ class TraceTable:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def untraced(fn: Callable) -> Callable:
+    """The backend call behind a traced function, for calls the kit makes on the learner's
+    behalf (checks, gauges) that must stay out of the learner's trace."""
+    return getattr(fn, "__wrapped__", fn)
+
+
 class Traced:
     """A pyACL-shaped object whose every function records into ``trace``."""
 

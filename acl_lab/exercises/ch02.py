@@ -4,6 +4,8 @@ from __future__ import annotations
 import acl_lab
 from acl_lab import constants as C
 
+from ..memory_rules import FREED_BY
+from ..trace import untraced
 from . import NotYet, exercise
 
 MiB = 1 << 20
@@ -13,15 +15,12 @@ PAGE_CASES = (
     (MiB - 40, C.ACL_MEM_MALLOC_HUGE_FIRST), (MiB - 16, C.ACL_MEM_MALLOC_HUGE_FIRST),
     (100, C.ACL_MEM_MALLOC_HUGE_ONLY), (2 * MiB, C.ACL_MEM_MALLOC_NORMAL_ONLY),
 )
-#: allocator -> the one call that releases its memory (the seeds' pairing rule), as traced.
-FREED_BY = {"malloc_host": "rt.free_host", "malloc": "rt.free", "malloc_align32": "rt.free",
-            "malloc_cached": "rt.free", "dvpp_malloc": "media.dvpp_free"}
 
 
-def untraced(fn):
-    """The backend call behind a traced pyACL function, so a check's own calls stay out of
-    the learner's trace."""
-    return getattr(fn, "__wrapped__", fn)
+def traced_free(api: str) -> str:
+    """The traced name of the call that releases ``api``'s memory (the seeds' pairing rule)."""
+    free = FREED_BY[api]
+    return f"{'media' if free == 'dvpp_free' else 'rt'}.{free}"
 
 
 def live_allocation(ptr) -> dict | None:
@@ -58,7 +57,7 @@ def _released_by_partner(calls, api: str, ptr: int) -> bool:
     born = max((i for i, c in enumerate(calls) if c.name.endswith("." + api)
                 and isinstance(c.result, tuple) and c.result == (ptr, C.ACL_SUCCESS)),
                default=-1)
-    return any(c.name == FREED_BY[api] and c.args[:1] == (ptr,) and c.ret == C.ACL_SUCCESS
+    return any(c.name == traced_free(api) and c.args[:1] == (ptr,) and c.ret == C.ACL_SUCCESS
                for c in calls[born + 1:])
 
 
@@ -75,4 +74,4 @@ def freed_with_partner(acl, blocks):
                          f"(After a refused free, acl.get_recent_err_msg() tells you.)")
         assert live_allocation(ptr) is None
     return "every block released by its partner: " + ", ".join(
-        f"{api} -> acl.{FREED_BY[api]}" for api in blocks) + "."
+        f"{api} -> acl.{traced_free(api)}" for api in blocks) + "."
