@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import sys
 
-from . import import_time, malloc_free, memcpy, pool_view, replay, rss, table
+from . import import_time, malloc_free, memcpy, pool_view, replay, rss, table, timeline
 
 BENCHMARKS = {"memcpy": memcpy, "malloc": malloc_free, "rss": rss, "import": import_time,
-              "replay": replay, "pool_view": pool_view}
+              "replay": replay, "pool_view": pool_view, "timeline": timeline}
 
 
 def main(names: list[str]) -> int:

@@ -247,3 +247,12 @@ def test_stream_wait_event_orders_work_across_streams(acl):
 
     assert acl.rt.synchronize_stream(consumer) == 0   # only the consumer is waited for ...
     assert acl.util.ptr_to_bytes(host, 16) == b"\x22" * 16   # ... yet the producer ran first
+
+
+def test_synchronizing_another_devices_stream_is_allowed_using_it_is_not(acl):
+    s1, _ = acl.rt.create_stream()
+    assert acl.rt.set_device(1) == 0                   # this thread is now on device 1
+    assert acl.rt.synchronize_stream(s1) == 0          # the runtime switches context to wait
+    assert acl.rt.memset_async(0x1, 1, 0, 1, s1) != 0  # but queueing work on it is refused
+    assert acl.rt.record_event(acl.rt.create_event()[0], s1) == C.ACL_ERROR_RT_STREAM_CONTEXT
+    assert "device 0" in acl.get_recent_err_msg()

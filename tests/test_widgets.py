@@ -10,7 +10,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.pool import MemoryPool
-from acl_lab.widgets import AlignmentExplorer, MemoryGauge, PoolView
+from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
 from simhelpers import fresh, write
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -116,11 +116,24 @@ def test_closed_pool_disables_the_controls(pool):
 
 
 # ----- static pictures and text ------------------------------------------------------------
+def _replayed_model(acl) -> int:
+    """A one-task model (a memset) captured on a new stream and replayed once."""
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.rt.memset_async(dev, 64, 0, 64, stream) == 0
+    model, _ = acl.mdl.ri_capture_end(stream)
+    assert acl.mdl.ri_execute_async(model, stream) == 0
+    return model
+
+
 @pytest.mark.parametrize("make", [
     lambda acl: PoolView(MemoryPool(acl, 4096)),
     lambda acl: AlignmentExplorer(),
     lambda acl: MemoryGauge(acl),
-], ids=["PoolView", "AlignmentExplorer", "MemoryGauge"])
+    lambda acl: StreamTimeline(),
+    lambda acl: CaptureGraph(_replayed_model(acl)),
+], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph"])
 def test_each_widget_leaves_a_png_and_a_short_text(acl, make):
     widget = make(acl)
     bundle = widget._repr_mimebundle_()
@@ -205,7 +218,7 @@ def test_widgets_and_pool_load_lazily_and_never_import_the_simulator():
         "import sys, acl_lab, acl_lab.widgets\n"
         "assert 'ipywidgets' not in sys.modules and 'matplotlib' not in sys.modules\n"
         "import acl_lab.pool, acl_lab.widgets.pool_view, acl_lab.widgets.alignment, "
-        "acl_lab.widgets.gauge\n"
+        "acl_lab.widgets.gauge, acl_lab.widgets.timeline, acl_lab.widgets.capture_graph\n"
         "bad = [m for m in sys.modules if m.startswith('acl_lab.sim')]\n"
         "assert not bad, bad\n"
     )

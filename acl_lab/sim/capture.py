@@ -193,6 +193,7 @@ class CaptureManager:
         r = self.rt.profile.rates
         duration = sum(t.duration_us for t in m.tasks) + r.replay_task_us * len(m.tasks)
         return Task("model", duration, run=run, nbytes=sum(t.nbytes for t in m.tasks),
+                    uses=tuple(a for t in m.tasks for a in t.uses),   # a free waits for it
                     detail={"model": m.handle, "tasks": len(m.tasks),
                             "execution": m.executions + 1})
 

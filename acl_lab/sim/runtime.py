@@ -256,7 +256,7 @@ class Runtime:
         ctx.streams.add(s.handle)
         return s.handle
 
-    def stream(self, handle: int, call: str) -> Stream:
+    def stream(self, handle: int, call: str, other_device_ok: bool = False) -> Stream:
         """The stream ``handle`` names for this thread (0: the current context's default)."""
         ctx = self.require_ctx(call)
         if handle == 0:
@@ -267,7 +267,7 @@ class Runtime:
                            f"{call}: 0x{handle:x} is not a live stream. Use a handle from "
                            f"acl.rt.create_stream() that has not been destroyed, or 0 for the "
                            f"default stream.")
-        if s.device != ctx.device:
+        if s.device != ctx.device and not other_device_ok:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
                            f"{call}: stream 0x{handle:x} belongs to device {s.device}, but this "
                            f"thread's current context is on device {ctx.device}. Switch with "
@@ -301,7 +301,8 @@ class Runtime:
                            f"is still valid).")
 
     def synchronize_stream(self, handle: int) -> None:
-        s = self.stream(handle, "aclrtSynchronizeStream")
+        # waiting on another device's stream is allowed (the runtime switches context for it)
+        s = self.stream(handle, "aclrtSynchronizeStream", other_device_ok=True)
         self._not_capturing(s, "aclrtSynchronizeStream")
         self.sched.wait_stream(s)
 
@@ -379,10 +380,12 @@ class Runtime:
                 raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
                                f"{call}: event 0x{e.handle:x} was never recorded. Record both "
                                f"events with acl.rt.record_event(event, stream) first.")
-            if not self.sched.event_done(e):
+            if e.ts_us > self.sched.now_us:
                 raise SimError(C.ACL_ERROR_RT_EVENT_NOT_COMPLETE,
                                f"{call}: event 0x{e.handle:x} has not completed yet. "
                                f"Synchronize it (acl.rt.synchronize_event) before measuring.")
+        for e in (a, b):    # checked first, so a refused call runs no queued work
+            self.sched.event_done(e)
         return (b.ts_us - a.ts_us) / 1000.0
 
     # ----- memory ------------------------------------------------------------------------
@@ -495,6 +498,8 @@ class Runtime:
             "touched_bytes": mem.touched_bytes(),
             "models": self.capture.snapshot(),
             "timeline": [{"stream": t.stream, "kind": t.kind, "start_us": t.start_us,
-                          "end_us": t.end_us, "nbytes": t.nbytes} for t in self.sched.timeline],
+                          "end_us": t.end_us, "nbytes": t.nbytes,
+                          "model": t.detail.get("model"), "event": t.detail.get("event")}
+                         for t in self.sched.timeline],
             "reports": list(self.reports),
         }

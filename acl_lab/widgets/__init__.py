@@ -1,6 +1,7 @@
 """Interactive views for notebooks (ipywidgets + matplotlib), loaded on first use.
 
     from acl_lab.widgets import PoolView, AlignmentExplorer, MemoryGauge
+    from acl_lab.widgets import StreamTimeline, CaptureGraph
 
 Each name is an ipywidgets widget driven by a plain-data model (``widget.model``) that
 tests can drive without a browser, and each leaves a static PNG picture in the saved
@@ -16,6 +17,8 @@ _VIEWS = {
     "PoolView": "pool_view",
     "AlignmentExplorer": "alignment",
     "MemoryGauge": "gauge",
+    "StreamTimeline": "timeline",
+    "CaptureGraph": "capture_graph",
 }
 
 __all__ = list(_VIEWS)

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 import acl_lab
 
 from .. import constants as C
-from ..trace import Traced
+from ..trace import untraced
 from ._base import RefreshAfterCells, StaticPicture
 from ._figure import COLORS, format_bytes, render
 
@@ -50,9 +50,7 @@ class GaugeModel:
     """
 
     def __init__(self, acl, attrs: list[str] | None = None):
-        rt = acl.rt
-        query = rt.get_mem_info
-        self._query = query.__wrapped__ if isinstance(rt, Traced) else query
+        self._query = untraced(acl.rt.get_mem_info)
         unknown = [a for a in attrs or () if a not in C.MEM_ATTR_NAMES.values()]
         if unknown:
             raise ValueError(f"unknown memory attribute(s) {', '.join(unknown)}; use "

@@ -3,8 +3,8 @@
 Starts JupyterLab on loopback (no token, no XSRF check, autosave off, settings and
 runtime files in a temporary directory), opens a notebook that shows each widget, runs
 it, fails on "Error displaying widget" / "model not found", clicks "allocate" in the pool
-view and waits for the kernel's answer, and saves a screenshot to
-test-artifacts/widgets-jupyterlab.png.
+view and picks a task in the capture graph, waits for the kernel's answers, and saves a
+screenshot to test-artifacts/widgets-jupyterlab.png.
 
 Needs Debian's chromium (`apt-get install chromium`) and Playwright (the `test` extra).
 Without them the test fails when CI=true and is skipped elsewhere.
@@ -32,15 +32,25 @@ CELLS = [   # the first cell may run twice (see run_all_cells), so it starts a f
     "import acl_lab\n"
     "acl_lab.reset()\n"
     "from acl_lab.pool import MemoryPool\n"
-    "from acl_lab.widgets import AlignmentExplorer, MemoryGauge, PoolView\n"
+    "from acl_lab.widgets import (AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView,\n"
+    "                             StreamTimeline)\n"
     "acl = acl_lab.load()\n"
     "acl_lab.check(acl.init())\n"
     "acl_lab.check(acl.rt.set_device(0))\n"
     "pool = MemoryPool(acl, 4096)\n"
-    "ptrs = [pool.alloc(n) for n in (100, 1, 300)]",
+    "ptrs = [pool.alloc(n) for n in (100, 1, 300)]\n"
+    "stream, _ = acl.rt.create_stream()\n"
+    "acl_lab.check(acl.mdl.ri_capture_begin(stream, 0))\n"
+    "acl_lab.check(acl.rt.memset_async(ptrs[0], 100, 1, 100, stream))\n"
+    "acl_lab.check(acl.rt.memset_async(ptrs[2], 300, 2, 300, stream))\n"
+    "model, _ = acl.mdl.ri_capture_end(stream)\n"
+    "for _ in range(2):\n"
+    "    acl_lab.check(acl.mdl.ri_execute_async(model, stream))",
     "PoolView(pool)",
     "AlignmentExplorer(100, 64)",
     "MemoryGauge(acl)",
+    "StreamTimeline()",
+    "CaptureGraph(model)",
 ]
 # Lab settings: no autosave (the test must not write the notebook), no kernel dialog, no
 # news or extension manager (no network), every cell rendered (no windowing, so the
@@ -179,20 +189,21 @@ def test_every_widget_renders_and_answers(chromium_path, lab):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path, headless=True,
                                     args=CHROMIUM_FLAGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 1900})
+        page = browser.new_page(viewport={"width": 1280, "height": 2900})
         try:
             page.goto(f"{lab}/lab/tree/widgets.ipynb")
             run_all_cells(page, lab)
-            # PoolView and AlignmentExplorer pictures, MemoryGauge bars
+            # PoolView, AlignmentExplorer, StreamTimeline, CaptureGraph pictures; gauge bars
             page.wait_for_function(
-                "document.querySelectorAll('.jp-OutputArea-output img.widget-image').length >= 2"
+                "document.querySelectorAll('.jp-OutputArea-output img.widget-image').length >= 4"
                 " && document.querySelectorAll('.jp-OutputArea-output .widget-hprogress')"
                 ".length >= 3", timeout=30_000)
             text = page.inner_text(".jp-Notebook")
             for error in WIDGET_ERRORS + ("Traceback",):
                 assert error not in text, f"{error!r} in the notebook:\n{text}"
-            assert page.locator(".jp-OutputArea-output").count() == 3
+            assert page.locator(".jp-OutputArea-output").count() == 5
             assert "3 segments" in text and "get_mem_info" in text
+            assert "2 tasks on 1 stream" in text and "2 replays" in text
             picture = page.locator(".jp-OutputArea-output img.widget-image").first
             shown = picture.get_attribute("src")
             page.locator("button", has_text="allocate").click()      # a round trip to the kernel
@@ -200,6 +211,16 @@ def test_every_widget_renders_and_answers(chromium_path, lab):
                 "([shown]) => document.querySelector('.jp-Notebook').innerText"
                 ".includes('4 segments') && document.querySelector("
                 "'.jp-OutputArea-output img.widget-image').src !== shown",
+                arg=[shown], timeout=15_000)
+            # CaptureGraph, the last output: pick its second task, see it outlined and described
+            graph = page.locator(".jp-OutputArea-output").last
+            assert "seq = 1" in graph.locator("code").last.inner_text()
+            shown = graph.locator("img.widget-image").get_attribute("src")
+            graph.locator("select").select_option(index=1)
+            page.wait_for_function(
+                "([shown]) => { const out = Array.from(document.querySelectorAll("
+                "'.jp-OutputArea-output')).pop(); return out.innerText.includes('seq = 2')"
+                " && out.querySelector('img.widget-image').src !== shown; }",
                 arg=[shown], timeout=15_000)
             page.screenshot(path=str(ARTIFACT), full_page=True)
         except Exception:

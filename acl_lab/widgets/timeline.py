@@ -1,0 +1,243 @@
+"""StreamTimeline: the modeled time of every stream, task by task, with the host above them.
+
+One lane per stream (the default stream is "default"), one box per task coloured by kind,
+event records and waits as marks with an arrow from a record to the wait it releases, and
+on top the host's own time from the trace: issuing tasks, or in any other call (waiting for
+a stream, copying synchronously, recording into a capture). A slider keeps the picture to
+the last N tasks; ``since_us`` drops what came before a moment of interest
+(``acl_lab.snapshot()["now_us"]`` taken before the work).
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as widgets
+
+import acl_lab
+
+from ._base import RefreshAfterCells, StaticPicture
+from ._figure import render
+from ._tasks import (count, draw_lanes, message_picture, no_timeline_note, stream_label,
+                     task_legend, trace_position, us)
+
+DEFAULT_LAST = 1_000
+WIDTH_IN, LEFT_IN, LANE_IN = 9.0, 1.6, 0.42
+TOP_IN, AXIS_IN, LEGEND_IN = 0.35, 0.55, 0.2   # title; time axis; per row of the legend
+LEGEND_COLUMNS = 5
+LABELLED_BOXES = 200                    # model replays are named when the window is this small
+
+
+class TimelineModel:
+    """The tasks the timeline shows, as plain data: every task that starts after
+    ``since_us`` (all if None), of which the last ``last`` are drawn, and the host's busy
+    spans from then on. Work issued after reading ``snapshot()["now_us"]`` starts after it
+    (a launch takes time), so it is all there, and work that had started by then is not."""
+
+    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
+        if last < 1:
+            raise ValueError(f"last must be at least 1 task, not {last}")
+        self.since_us, self.last = since_us, last
+        self.tasks: list[dict] = []
+        self.host: list[tuple[float, float, str]] = []   # (start_us, end_us, kind), from the trace
+        self.note = ""
+
+    def refresh(self) -> None:
+        snap = acl_lab.snapshot()
+        rows, since = snap.get("timeline") or [], self.since_us
+        if since is not None:
+            rows = [r for r in rows if r["start_us"] > since]
+        self.tasks = rows
+        self.host = [(c.start_us, c.end_us, "launch" if c.task else "blocking")
+                     for c in acl_lab.tracer().calls if c.end_us > c.start_us
+                     and (since is None or c.start_us >= since)]
+        if rows:
+            self.note = ""
+        elif snap.get("backend", "sim") != "sim":
+            self.note = no_timeline_note(snap, "stream time")
+        else:
+            after = "" if since is None else f" after {us(since)}"
+            self.note = (f"no task on any stream{after} yet: async copies and memsets, aclnn "
+                         f"operators, event records and model replays put tasks here")
+
+    def window(self) -> list[dict]:
+        return self.tasks[-self.last:]
+
+    def span(self) -> tuple[float, float]:
+        """Modeled start of the window's first task and end of its last (never empty)."""
+        window = self.window()
+        if not window:
+            return 0.0, 1.0
+        t0 = min(r["start_us"] for r in window)
+        return t0, max(max(r["end_us"] for r in window), t0 + 1e-3)
+
+    def streams(self) -> list[tuple[int, int, float, float, float]]:
+        """(stream, tasks, busy µs, first start, last end) per stream of the window."""
+        per: dict[int, list] = {}
+        for r in self.window():
+            s = per.setdefault(r["stream"], [0, 0.0, r["start_us"], r["end_us"]])
+            s[0] += 1
+            s[1] += r["end_us"] - r["start_us"]
+            s[3] = max(s[3], r["end_us"])
+        return [(h, *per[h]) for h in sorted(per)]
+
+    def host_spans(self) -> list[tuple[float, float, str]]:
+        t0, t1 = self.span()
+        return [h for h in self.host if h[1] > t0 and h[0] < t1]
+
+    def lanes(self) -> list[tuple[str, list[tuple[float, float, str]]]]:
+        """The host (when the trace has time in the window), then one lane per stream."""
+        by_stream: dict[int, list] = {}
+        for r in self.window():
+            by_stream.setdefault(r["stream"], []).append((r["start_us"], r["end_us"], r["kind"]))
+        host, (t0, t1) = self.host_spans(), self.span()
+        host_busy = sum(min(e, t1) - max(s, t0) for s, e, _ in host)
+        lanes = [(f"host\n{count(len(host), 'call')} · {us(host_busy)} busy", host)] \
+            if host else []
+        return lanes + [(f"{stream_label(h)}\n{count(n, 'task')} · {us(busy)} busy", by_stream[h])
+                        for h, n, busy, _, _ in self.streams()]
+
+    def lane_of(self) -> dict[int, int]:
+        """stream -> its lane's index in ``lanes()``."""
+        first = 1 if self.host_spans() else 0
+        return {h: i for i, (h, *_) in enumerate(self.streams(), start=first)}
+
+    def links(self) -> list[tuple[tuple[int, float], tuple[int, float]]]:
+        """(lane, time) of an event's record -> (lane, time) of each wait it releases."""
+        lane = self.lane_of()
+        recorded, out = {}, []
+        for r in self.window():
+            event = r.get("event")
+            if r["kind"] == "record":
+                recorded[event] = (lane[r["stream"]], r["end_us"])
+            elif r["kind"] == "wait" and event in recorded:
+                out.append((recorded[event], (lane[r["stream"]], r["start_us"])))
+        return out
+
+    def labels(self) -> list[tuple[int, float, float, str]]:
+        """Model replays wide enough to carry the model's handle."""
+        window = self.window()
+        if len(window) > LABELLED_BOXES:
+            return []
+        t0, t1 = self.span()
+        lane = self.lane_of()
+        return [(lane[r["stream"]], r["start_us"], r["end_us"], f"0x{r['model']:x}")
+                for r in window if r["kind"] == "model" and r.get("model") is not None
+                and r["end_us"] - r["start_us"] >= 0.12 * (t1 - t0)]
+
+    def heading(self) -> str:
+        n, total = len(self.window()), len(self.tasks)
+        t0, t1 = self.span()
+        shown = f" (the last {n} of {total})" if n < total else ""
+        return (f"{count(n, 'task')} on {count(len(self.streams()), 'stream')}{shown}, modeled "
+                f"{us(t0)} to {us(t1)}")
+
+    def state(self) -> tuple:
+        """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
+        return (self.last, len(self.tasks), tuple(self.tasks[-1].values()) if self.tasks else (),
+                len(self.host), tuple(self.host[-1:]), self.note)
+
+    def picture(self) -> bytes:
+        return draw_timeline(self)
+
+
+def draw_timeline(model: TimelineModel) -> bytes:
+    """PNG of the model's window: the host lane, then one lane per stream."""
+    if not model.window():
+        return message_picture("Stream timeline", model.note)
+    lanes = model.lanes()
+    kinds = {kind for _, spans in lanes for _, _, kind in spans}
+    bottom = AXIS_IN + LEGEND_IN * -(-len(kinds) // LEGEND_COLUMNS)
+    height = TOP_IN + bottom + LANE_IN * len(lanes)
+    t0, t1 = model.span()
+
+    def draw(fig):
+        ax = fig.add_axes((LEFT_IN / WIDTH_IN, bottom / height,
+                           1 - (LEFT_IN + 0.2) / WIDTH_IN, LANE_IN * len(lanes) / height))
+        drawn = draw_lanes(ax, lanes, t0, t1, model.links(), model.labels())
+        fig.text(0.01, 1 - 0.22 / height, "Stream timeline: " + model.heading(), fontsize=9,
+                 weight="bold")
+        fig.legend(handles=task_legend(drawn), loc="lower center",
+                   ncol=min(len(drawn), LEGEND_COLUMNS), fontsize=7, frameon=False,
+                   borderaxespad=0.1)
+
+    return render(WIDTH_IN, height, draw)
+
+
+class StreamTimeline(StaticPicture, RefreshAfterCells, widgets.VBox):
+    """Modeled time per stream, from ``acl_lab.snapshot()["timeline"]`` and the trace.
+
+    ``since_us``: show only tasks that start after this modeled time; ``last``: how
+    many of the latest tasks to draw (the slider changes it). Refreshes after each cell
+    inside IPython, and on its button."""
+
+    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
+        self.model = TimelineModel(since_us, last)
+        self._seen = self._shown = None
+        self._syncing = False
+        self.title = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        self.last = widgets.IntSlider(value=1, min=1, max=1, description="last tasks",
+                                      continuous_update=False, layout={"width": "420px"})
+        self.refresh_button = widgets.Button(description="refresh")
+        self.readout = widgets.HTML()
+        super().__init__(children=[self.title, self.image,
+                                   widgets.HBox([self.last, self.refresh_button]), self.readout])
+        self.last.observe(self._on_last, "value")
+        self.refresh_button.on_click(lambda _: self.refresh(force=True))
+        self.refresh()
+        self._watch_cells()
+
+    def _on_last(self, change) -> None:
+        if not self._syncing:
+            self.model.last = change["new"]
+            self._redraw()
+
+    def refresh(self, force: bool = False) -> None:
+        """Read the snapshot and the trace again; unless forced (the button), skipped when
+        no traced call was made since the last time."""
+        seen = trace_position()
+        if seen == self._seen and not force:
+            return
+        self._seen = seen
+        self.model.refresh()
+        self._redraw()
+
+    def _redraw(self) -> None:
+        m = self.model
+        state = m.state()
+        if state == self._shown:
+            return
+        self._shown = state
+        n = len(m.tasks)
+        self._syncing = True
+        try:   # widen before moving the value, narrow after: the slider never clamps it
+            self.last.max = max(self.last.max, n, 1)
+            self.last.value = max(1, min(m.last, n))
+            self.last.max = max(n, 1)
+        finally:
+            self._syncing = False
+        self.last.disabled = n <= 1
+        self.title.value = f"<b>{escape(m.heading() if m.window() else m.note)}</b>"
+        self.readout.value = _readout_html(m)
+        self.image.value = m.picture()
+
+    def show_error(self, text: str) -> None:
+        self.readout.value = f"<code>{escape(text)}</code>"
+
+    def summary(self) -> str:
+        m = self.model
+        return "StreamTimeline: " + (m.heading() if m.window() else m.note)
+
+    def picture(self) -> bytes:
+        return self.model.picture()
+
+
+def _readout_html(model: TimelineModel) -> str:
+    """Total modeled time per stream: busy (sum of its tasks) and span (first to last)."""
+    rows = "".join(f"<tr><td>{escape(stream_label(h))}</td><td>{n}</td><td>{us(busy)}</td>"
+                   f"<td>{us(first)} – {us(last)}</td></tr>"
+                   for h, n, busy, first, last in model.streams())
+    if not rows:
+        return ""
+    return ("<table style='border-spacing: 16px 0'><tr><th>stream</th><th>tasks</th>"
+            f"<th>busy (modeled)</th><th>from – to</th></tr>{rows}</table>")

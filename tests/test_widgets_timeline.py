@@ -1,0 +1,224 @@
+"""StreamTimeline and CaptureGraph without a browser: drive the controls and the cells, check
+the model and the picture follow what the streams and the captures did."""
+import pytest
+
+import acl_lab
+from acl_lab import constants as C
+from acl_lab.widgets import CaptureGraph, StreamTimeline
+
+PNG = b"\x89PNG\r\n\x1a\n"
+H2D = C.ACL_MEMCPY_HOST_TO_DEVICE
+
+
+@pytest.fixture
+def shell():
+    """A real IPython shell (no kernel), so post_run_cell hooks fire on run_cell."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    sh = InteractiveShell.instance(config=config)
+    yield sh
+    InteractiveShell.clear_instance()
+
+
+@pytest.fixture
+def work(acl):
+    """A stream, a device buffer and a pinned host buffer of 4 KiB."""
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    dev, ret = acl.rt.malloc(4096, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0
+    host, ret = acl.rt.malloc_host(4096)
+    assert ret == 0
+    return stream, dev, host
+
+
+def captured(acl, stream, dev, host):
+    """A model of two tasks (an H2D copy, then a memset) captured on ``stream``."""
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.rt.memcpy_async(dev, 4096, host, 4096, H2D, stream) == 0
+    assert acl.rt.memset_async(dev, 4096, 7, 1024, stream) == 0
+    model, ret = acl.mdl.ri_capture_end(stream)
+    assert ret == 0
+    return model
+
+
+def ascend_like_snapshot(monkeypatch):
+    """What acl_lab.snapshot() says on hardware: no modeled timeline, no models."""
+    monkeypatch.setattr(acl_lab, "snapshot", lambda: {"backend": "ascend", "timeline": [],
+                                                      "models": []})
+
+
+# ----- StreamTimeline ----------------------------------------------------------------------
+def test_one_lane_per_stream_with_its_modeled_time(acl, work):
+    stream, dev, _ = work
+    assert acl.rt.memset_async(dev, 4096, 1, 4096, stream) == 0
+    assert acl.rt.memset_async(dev, 4096, 2, 4096, 0) == 0          # the default stream
+    assert acl.rt.memset_async(dev, 4096, 3, 4096, stream) == 0
+    view = StreamTimeline()
+    rows = acl_lab.snapshot()["timeline"]
+    busy = sum(r["end_us"] - r["start_us"] for r in rows if r["stream"] == stream)
+    assert [(h, n) for h, n, *_ in view.model.streams()] == [(0, 1), (stream, 2)]
+    assert view.model.streams()[1][2] == pytest.approx(busy)
+    assert [name.split("\n")[0] for name, _ in view.model.lanes()] == \
+        ["host", "default", f"0x{stream:x}"]
+    assert "default" in view.readout.value and f"0x{stream:x}" in view.readout.value
+    assert bytes(view.image.value).startswith(PNG)
+    assert repr(view).startswith("StreamTimeline: 3 tasks on 2 streams, modeled ")
+
+
+def test_slider_keeps_the_last_n_tasks(acl, work):
+    stream, dev, _ = work
+    for i in range(10):
+        assert acl.rt.memset_async(dev, 4096, i, 4096, stream) == 0
+    view = StreamTimeline()
+    assert (view.last.max, view.last.value) == (10, 10)
+    shown = view.image.value
+    view.last.value = 3
+    assert view.model.window() == acl_lab.snapshot()["timeline"][-3:]
+    assert view.image.value != shown
+    assert "the last 3 of 10" in view.title.value and "the last 3 of 10" in repr(view)
+
+
+def test_an_event_record_points_to_the_wait_it_releases(acl, work):
+    producer, dev, _ = work
+    consumer, _ = acl.rt.create_stream()
+    event, _ = acl.rt.create_event()
+    assert acl.rt.memset_async(dev, 4096, 1, 4096, producer) == 0
+    assert acl.rt.record_event(event, producer) == 0
+    assert acl.rt.stream_wait_event(consumer, event) == 0
+    view = StreamTimeline()
+    recorded = next(e for e in acl_lab.snapshot()["events"] if e["handle"] == event)
+    (rec_lane, rec_t), (wait_lane, wait_t) = view.model.links()[0]
+    lanes = [name.split("\n")[0] for name, _ in view.model.lanes()]
+    assert (lanes[rec_lane], lanes[wait_lane]) == (f"0x{producer:x}", f"0x{consumer:x}")
+    assert rec_t == recorded["recorded_at_us"] and wait_t >= rec_t
+
+
+def test_the_host_lane_shows_launches_and_waits_from_the_trace(acl, work):
+    stream, dev, _ = work
+    assert acl.rt.memset_async(dev, 4096, 1, 4096, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    view = StreamTimeline()
+    launch = next(c for c in acl_lab.tracer().calls if c.name == "rt.memset_async")
+    assert (launch.start_us, launch.end_us, "launch") in view.model.host
+    assert all(kind in ("launch", "blocking") for _, _, kind in view.model.host)
+
+
+def test_since_us_leaves_earlier_work_out(acl, work):
+    stream, dev, _ = work
+    assert acl.rt.memset_async(dev, 4096, 1, 4096, stream) == 0
+    now = acl_lab.snapshot()["now_us"]
+    assert acl.rt.memset_async(dev, 4096, 2, 4096, 0) == 0
+    view = StreamTimeline(since_us=now)
+    assert [r["stream"] for r in view.model.window()] == [0]
+    assert all(start >= now for start, _, _ in view.model.host)
+
+
+def test_timeline_refreshes_after_each_cell_and_skips_when_nothing_ran(acl, work, shell):
+    stream, dev, _ = work
+    view = StreamTimeline()
+    assert "no task on any stream yet" in repr(view)
+    shell.user_ns.update(acl=acl, dev=dev, stream=stream)
+    shown = view.image.value
+    shell.run_cell("x = 1")
+    assert view.image.value is shown                          # no call: nothing redrawn
+    shell.run_cell("acl.rt.memset_async(dev, 4096, 1, 4096, stream)")
+    assert view.image.value != shown and len(view.model.tasks) == 1
+    shell.run_cell("acl.rt.memset_async(dev, 4096, 2, 4096, stream)")
+    assert (view.last.max, view.last.value) == (2, 2)
+    acl.rt.memset_async.__wrapped__(dev, 4096, 3, 4096, stream)   # not traced: not seen ...
+    view.refresh()
+    assert len(view.model.tasks) == 2
+    view.refresh_button.click()                               # ... until the button forces it
+    assert len(view.model.tasks) == 3
+    view.close()
+    shell.run_cell("acl.rt.memset_async(dev, 4096, 4, 4096, stream)")
+    assert len(view.model.tasks) == 3                         # unhooked: no longer follows
+
+
+def test_timeline_without_a_modeled_clock_says_why(monkeypatch):
+    ascend_like_snapshot(monkeypatch)
+    view = StreamTimeline()
+    assert "ascend backend does not report stream time" in view.title.value
+    assert repr(view).startswith("StreamTimeline: the ascend backend")
+    assert view.last.disabled and bytes(view.image.value).startswith(PNG)
+
+
+def test_last_must_keep_a_task():
+    with pytest.raises(ValueError, match="at least 1"):
+        StreamTimeline(last=0)
+
+
+# ----- CaptureGraph ------------------------------------------------------------------------
+def test_capture_graph_shows_the_recorded_chain_and_each_replay(acl, work):
+    stream, dev, host = work
+    model = captured(acl, stream, dev, host)
+    for _ in range(2):
+        assert acl.mdl.ri_execute_async(model, stream) == 0
+    graph = CaptureGraph(model)
+    assert [t["kind"] for t in graph.model.tasks()] == ["memcpy", "memset"]
+    assert [v for _, v in graph.task.options] == [1, 2] and graph.task.value == 1
+    launches = [c.task for c in acl_lab.tracer().calls if c.name == "mdl.ri_execute_async"]
+    assert graph.model.replays == [(t["stream"], t["start_us"], t["end_us"]) for t in launches]
+    assert "#2 on" in graph.replays.value
+    assert repr(graph) == f"CaptureGraph: model 0x{model:x}, 2 tasks (memcpy → memset), 2 replays"
+    assert f"captured on stream 0x{stream:x}" in graph.title.value
+
+
+def test_picking_a_task_shows_its_fields_and_outlines_it(acl, work):
+    stream, dev, host = work
+    graph = CaptureGraph(captured(acl, stream, dev, host))
+    assert f"src = 0x{host:x}" in graph.details.value
+    shown = graph.image.value
+    graph.task.value = 2
+    assert graph.model.selected == 2
+    assert f"ptr = 0x{dev:x}" in graph.details.value and "value = 7" in graph.details.value
+    assert graph.image.value != shown
+
+
+def test_capture_graph_follows_replays_made_in_later_cells(acl, work, shell):
+    stream, dev, host = work
+    model = captured(acl, stream, dev, host)
+    graph = CaptureGraph(model)
+    assert "not replayed yet" in graph.replays.value
+    shell.user_ns.update(acl=acl, model=model, stream=stream)
+    shown = graph.image.value
+    shell.run_cell("acl.mdl.ri_execute_async(model, stream)\nacl.mdl.ri_execute(model, -1)")
+    assert len(graph.model.replays) == 1 and len(graph.model.sync_replays) == 1
+    assert graph.image.value != shown and "1 synchronous" in graph.replays.value
+    shell.run_cell("acl.mdl.ri_destroy(model)")
+    assert "destroyed" in graph.title.value and repr(graph).endswith("2 replays, destroyed")
+    assert len(graph.model.tasks()) == 2                      # shown as last seen
+    graph.close()
+
+
+def test_a_long_model_shows_the_boxes_around_the_picked_task(acl, work):
+    stream, dev, _ = work
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    for i in range(20):
+        assert acl.rt.memset_async(dev, 4096, i, 64, stream) == 0
+    model, _ = acl.mdl.ri_capture_end(stream)
+    graph = CaptureGraph(model)
+    assert [t["seq"] for t in graph.model.shown()] == list(range(1, 13))
+    graph.task.value = 20
+    assert [t["seq"] for t in graph.model.shown()] == list(range(9, 21))
+    assert repr(graph).endswith("20 tasks (memset → memset → memset → memset → …), "
+                                "0 replays")
+
+
+def test_capture_graph_of_a_handle_that_is_no_model(acl):
+    graph = CaptureGraph(0x1234)
+    assert repr(graph) == ("CaptureGraph: 0x1234 is not a captured model: pass the handle "
+                           "that acl.mdl.ri_capture_end returned")
+    assert graph.task.options == () and bytes(graph.image.value).startswith(PNG)
+    with pytest.raises(TypeError, match="model handle"):
+        CaptureGraph("model")
+
+
+def test_capture_graph_without_models_on_the_backend_says_why(monkeypatch):
+    ascend_like_snapshot(monkeypatch)
+    graph = CaptureGraph(0x40000040)
+    assert "ascend backend does not report captured models" in graph.title.value
