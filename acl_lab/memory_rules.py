@@ -41,3 +41,52 @@ def root_array(arr: np.ndarray) -> np.ndarray:
     while isinstance(arr.base, np.ndarray):
         arr = arr.base
     return arr
+
+
+def free_refusal(api: str, ptr: int, block, released: str | None, inside) -> str | None:
+    """Why ``api`` (free / free_host / dvpp_free) must not release ``ptr``, or None if it may.
+
+    ``block``: the live block starting at ``ptr``; ``released``: why ``ptr`` was released
+    earlier, if it was; ``inside``: the live block containing ``ptr``. Blocks have ``ptr``,
+    ``api`` and ``describe()``. Every refusal is ACL_ERROR_RT_PARAM_INVALID (the driver's
+    DRV_ERROR_INVALID_VALUE, passed on by ACL)."""
+    cname = c_name(api)
+    if block is None:
+        if released:
+            return (f"{cname}: 0x{ptr:x} was already released ({released}). Free each block "
+                    f"exactly once, and stop using the pointer after.")
+        if inside is not None:
+            return (f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
+                    f"{inside.describe()}. Free the start address the allocator returned, not "
+                    f"an address inside the block.")
+        return (f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this process. "
+                f"Only free what aclrtMalloc / aclrtMallocHost / acldvppMalloc gave you.")
+    wanted = FREED_BY.get(block.api)
+    if wanted is None:
+        return (f"{cname}: 0x{ptr:x} is {block.describe()} — memory Python owns. Let the "
+                f"array / bytes object go; ACL must not free it.")
+    if wanted != api:
+        src, right = c_name(block.api), c_name(wanted)
+        return (f"{cname}: 0x{ptr:x} came from {src}, which is paired with {right}. {src} "
+                f"memory is freed only by {right}, and {cname} frees only what its own "
+                f"allocator returned.")
+    return None
+
+
+def range_refusal(call: str, what: str, addr: int, count: int, block,
+                  released: str | None) -> str | None:
+    """Why [addr, addr+count) is not usable memory (unknown, released, overrun), or None.
+    ``block`` is the live block containing ``addr``; refusals are ACL_ERROR_RT_PARAM_INVALID."""
+    if block is None:
+        if released:
+            return (f"{call}: {what} 0x{addr:x} was released ({released}); using it is a "
+                    f"use-after-free. Allocate again and use the new pointer.")
+        return (f"{call}: {what} 0x{addr:x} is not inside any memory this process allocated. "
+                f"Use pointers from aclrtMalloc / aclrtMallocHost, or register a numpy array "
+                f"with acl.util.numpy_to_ptr.")
+    end = block.ptr + block.size
+    if addr + count > end:
+        return (f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - end} B past the "
+                f"end of {block.describe()}. Use at most {end - addr} B from there. (Real ACL "
+                f"cannot always see this; on hardware it corrupts memory or crashes.)")
+    return None

@@ -29,7 +29,8 @@ import numpy as np
 from .. import constants as C
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
-from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES, c_name, kind_name, root_array)
+from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES,
+                            c_name, free_refusal, kind_name, range_refusal, root_array)
 from ..trace import NAMESPACES
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
@@ -130,53 +131,20 @@ class Registry:
     def resolve(self, addr: int, count: int, what: str, call: str) -> Entry:
         """The block holding [addr, addr+count); Refusal for unknown, freed and overruns."""
         e = self.find(addr)
-        if e is None:
-            why = self._gone.get(addr)
-            if why:
-                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                              f"{call}: {what} 0x{addr:x} was released ({why}); using it is a "
-                              f"use-after-free. Allocate again and use the new pointer.")
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: {what} 0x{addr:x} is not inside any memory this process "
-                          f"allocated. Use pointers from aclrtMalloc / aclrtMallocHost, or "
-                          f"register a numpy array with acl.util.numpy_to_ptr.")
-        if addr + count > e.end:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - e.end} B "
-                          f"past the end of {e.describe()}. Use at most {e.end - addr} B from "
-                          f"there. (On hardware this corrupts memory or crashes.)")
+        why = range_refusal(call, what, addr, count, e, self._gone.get(addr) if e is None else None)
+        if why:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
         return e
 
     def check_free(self, ptr: int, api: str) -> Entry:
         """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        cname = c_name(api)
         e = self.entries.get(ptr)
-        if e is None or not e.alive():
-            if ptr in self._gone:
-                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                              f"{cname}: 0x{ptr:x} was already released ({self._gone[ptr]}). "
-                              f"Free each block exactly once, and stop using the pointer after.")
-            inside = self.find(ptr)
-            if inside is not None:
-                raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                              f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
-                              f"{inside.describe()}. Free the start address the allocator "
-                              f"returned, not an address inside the block.")
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this "
-                          f"process. Only free what aclrtMalloc / aclrtMallocHost / "
-                          f"acldvppMalloc gave you.")
-        wanted = FREED_BY.get(e.api)
-        if wanted is None:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{cname}: 0x{ptr:x} is {e.describe()} — memory Python owns. Let the "
-                          f"array / bytes object go; ACL must not free it.")
-        if wanted != api:
-            src, right = c_name(e.api), c_name(wanted)
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{cname}: 0x{ptr:x} came from {src}, which is paired with {right}. "
-                          f"{src} memory is freed only by {right}, and {cname} frees only what "
-                          f"its own allocator returned.")
+        if e is not None and not e.alive():
+            e = None
+        inside = self.find(ptr) if e is None else None
+        why = free_refusal(api, ptr, e, self._gone.get(ptr), inside)
+        if why:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
         return e
 
 

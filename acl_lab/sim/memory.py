@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import constants as C
-from ..memory_rules import FREED_BY, c_name, root_array
+from ..memory_rules import c_name, free_refusal, range_refusal, root_array
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -217,36 +217,13 @@ class Memory:
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:
         """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        cname = c_name(api)
         if ptr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{cname}: the pointer is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c_name(api)}: the pointer is NULL (0).")
         a = self.allocs.get(ptr)
-        if a is None:
-            if ptr in self._freed:
-                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                               f"{cname}: 0x{ptr:x} was already released ({self._freed[ptr]}). "
-                               f"Free each block exactly once, and stop using the pointer after.")
-            inside = self.find(ptr)
-            if inside is not None:
-                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                               f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
-                               f"{inside.describe()}. Free the start address the allocator "
-                               f"returned, not an address inside the block.")
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this "
-                           f"process. Only free what aclrtMalloc / aclrtMallocHost / "
-                           f"acldvppMalloc gave you.")
-        wanted = FREED_BY.get(a.api)
-        if wanted != api:
-            if wanted is None:
-                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                               f"{cname}: 0x{ptr:x} is {a.describe()} — memory Python owns. "
-                               f"Let the array / bytes object go; ACL must not free it.")
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{cname}: 0x{ptr:x} came from {c_name(a.api)}, which is paired with "
-                           f"{c_name(wanted)}. {c_name(a.api)} memory is freed only by "
-                           f"{c_name(wanted)}, and {cname} frees only what its own allocator "
-                           f"returned.")
+        inside = self.find(ptr) if a is None else None
+        why = free_refusal(api, ptr, a, self._freed.get(ptr), inside)
+        if why:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
         return a
 
     def release(self, a: Allocation, why: str) -> None:
@@ -271,22 +248,9 @@ class Memory:
         if addr == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: {what} is NULL (0).")
         a = self.find(addr)
-        if a is None:
-            why = self._freed.get(addr)
-            if why:
-                raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                               f"{call}: {what} 0x{addr:x} was released ({why}); using it is a "
-                               f"use-after-free. Allocate again and use the new pointer.")
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: {what} 0x{addr:x} is not inside any memory this process "
-                           f"allocated. Use pointers from aclrtMalloc / aclrtMallocHost, or "
-                           f"register a numpy array with acl.util.numpy_to_ptr.")
-        if addr + count > a.end:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - a.end} B "
-                           f"past the end of {a.describe()}. Use at most {a.end - addr} B from "
-                           f"there. (Real ACL cannot always see this; on hardware it corrupts "
-                           f"memory or crashes.)")
+        why = range_refusal(call, what, addr, count, a, self._freed.get(addr) if a is None else None)
+        if why:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
         return a
 
     # ----- pageable host memory ----------------------------------------------------------

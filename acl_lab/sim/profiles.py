@@ -37,14 +37,13 @@ class Rates:
     """Modeled time. Bandwidths are bytes per microsecond (1 GB/s = 1e3 bytes/us)."""
 
     launch_us: float          # host cost to issue one task to a stream (modeled)
-    api_us: float             # host cost of any other runtime call (modeled)
+    api_us: float             # host cost of a synchronous call or a status poll (modeled)
     h2d_pinned: float         # host<->device link, pinned host memory
     h2d_pageable: float       # host<->device link, pageable host memory (staged, slower)
     device: float             # device memory bandwidth (copies count read + write)
     host: float               # host memcpy bandwidth
     op_fixed_us: float        # fixed cost of one operator kernel on the device (modeled)
     replay_task_us: float     # device-side cost per task when a captured model replays
-
 
 
 def _gbps(x: float) -> float:
