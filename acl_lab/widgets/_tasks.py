@@ -12,6 +12,7 @@ from collections import defaultdict
 
 import acl_lab
 
+from ._base import RefreshAfterCells
 from ._figure import render
 
 #: One colour per task kind (and per kind of host time), shared by both pictures.
@@ -133,3 +134,17 @@ def draw_lanes(ax, lanes: list[tuple[str, list[tuple[float, float, str]]]],
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     return [k for k in TASK_COLORS if k in kinds] + sorted(kinds - set(TASK_COLORS))
+
+
+class RefreshOnNewCalls(RefreshAfterCells):
+    """Refresh after cells only when a traced call was made since the last refresh (the
+    picture is costly); ``refresh(force=True)`` (the button) always redraws. Widgets using
+    it have ``model.refresh()``, ``_redraw()`` and start with ``_seen = None``."""
+
+    def refresh(self, force: bool = False) -> None:
+        seen = trace_position()
+        if seen == self._seen and not force:
+            return
+        self._seen = seen
+        self.model.refresh()
+        self._redraw()

@@ -14,10 +14,10 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ._base import RefreshAfterCells, StaticPicture
+from ._base import StaticPicture
 from ._figure import format_bytes, render
-from ._tasks import (color, count, draw_lanes, duration, message_picture, no_timeline_note,
-                     short_ptr, stream_label, trace_position)
+from ._tasks import (RefreshOnNewCalls, color, count, draw_lanes, duration, message_picture,
+                     no_timeline_note, short_ptr, stream_label)
 
 PER_ROW, MAX_ROWS = 6, 2            # boxes of the chain; a longer model shows a window of it
 WIDTH_IN, ROW_IN, LANE_IN, TOP_IN, AXIS_IN = 9.0, 1.05, 0.4, 0.35, 0.45
@@ -214,7 +214,7 @@ def draw_capture_graph(model: CaptureGraphModel) -> bytes:
     return render(WIDTH_IN, height, draw)
 
 
-class CaptureGraph(StaticPicture, RefreshAfterCells, widgets.VBox):
+class CaptureGraph(StaticPicture, RefreshOnNewCalls, widgets.VBox):
     """The recorded tasks of model RI ``model`` (the handle ``acl.mdl.ri_capture_end``
     returned) and its replays; pick a task to see all it recorded. Refreshes after each
     cell inside IPython, and on its button."""
@@ -240,16 +240,6 @@ class CaptureGraph(StaticPicture, RefreshAfterCells, widgets.VBox):
         if not self._syncing and change["new"] is not None:
             self.model.selected = change["new"]
             self._redraw()
-
-    def refresh(self, force: bool = False) -> None:
-        """Read the snapshot and the trace again; unless forced (the button), skipped when
-        no traced call was made since the last time."""
-        seen = trace_position()
-        if seen == self._seen and not force:
-            return
-        self._seen = seen
-        self.model.refresh()
-        self._redraw()
 
     def _redraw(self) -> None:
         m = self.model

@@ -15,10 +15,10 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ._base import RefreshAfterCells, StaticPicture
+from ._base import StaticPicture
 from ._figure import render
-from ._tasks import (count, draw_lanes, message_picture, no_timeline_note, stream_label,
-                     task_legend, trace_position, us)
+from ._tasks import (RefreshOnNewCalls, count, draw_lanes, message_picture, no_timeline_note,
+                     stream_label, task_legend, us)
 
 DEFAULT_LAST = 1_000
 WIDTH_IN, LEFT_IN, LANE_IN = 9.0, 1.6, 0.42
@@ -163,7 +163,7 @@ def draw_timeline(model: TimelineModel) -> bytes:
     return render(WIDTH_IN, height, draw)
 
 
-class StreamTimeline(StaticPicture, RefreshAfterCells, widgets.VBox):
+class StreamTimeline(StaticPicture, RefreshOnNewCalls, widgets.VBox):
     """Modeled time per stream, from ``acl_lab.snapshot()["timeline"]`` and the trace.
 
     ``since_us``: show only tasks that start after this modeled time; ``last``: how
@@ -191,16 +191,6 @@ class StreamTimeline(StaticPicture, RefreshAfterCells, widgets.VBox):
         if not self._syncing:
             self.model.last = change["new"]
             self._redraw()
-
-    def refresh(self, force: bool = False) -> None:
-        """Read the snapshot and the trace again; unless forced (the button), skipped when
-        no traced call was made since the last time."""
-        seen = trace_position()
-        if seen == self._seen and not force:
-            return
-        self._seen = seen
-        self.model.refresh()
-        self._redraw()
 
     def _redraw(self) -> None:
         m = self.model
