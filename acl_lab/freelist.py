@@ -7,7 +7,7 @@ outside sim/ because acl_lab.pool must not import the simulator.
 """
 from __future__ import annotations
 
-from bisect import bisect_left, insort
+from sortedcontainers import SortedList
 
 from .align import align_up
 
@@ -19,28 +19,29 @@ class FreeList:
         self._by_start: dict[int, int] = {}   # start -> length of each free block
         self._by_end: dict[int, int] = {}     # end -> start
         # (length, start) of each free block packed into one int, length << _bits | offset,
-        # sorted: best fit first. Ints compare several times faster than tuples.
+        # sorted: best fit first. Ints compare several times faster than tuples; a SortedList
+        # keeps inserts and removals cheap however fragmented the pool gets.
         self._bits = size.bit_length()
-        self._index: list[int] = []
+        self._index = SortedList()
         if size:
             self._add(base, size)
 
     def _add(self, start: int, length: int) -> None:
         self._by_start[start] = length
         self._by_end[start + length] = start
-        insort(self._index, length << self._bits | start - self.base)
+        self._index.add(length << self._bits | start - self.base)
 
     def _remove(self, start: int, length: int) -> None:
         del self._by_start[start]
         del self._by_end[start + length]
-        del self._index[bisect_left(self._index, length << self._bits | start - self.base)]
+        self._index.remove(length << self._bits | start - self.base)
 
     def alloc(self, nbytes: int, align: int) -> int | None:
         """Best fit for ``nbytes`` at an ``align``-aligned start; None (and no change) if full."""
-        index, bits, base = self._index, self._bits, self.base
+        bits, base = self._bits, self.base
         offset_mask = (1 << bits) - 1
-        for i in range(bisect_left(index, nbytes << bits), len(index)):
-            length, start = index[i] >> bits, (index[i] & offset_mask) + base
+        for key in self._index.irange(nbytes << bits):
+            length, start = key >> bits, (key & offset_mask) + base
             addr = start if start % align == 0 else align_up(start, align)
             if addr - start + nbytes <= length:
                 break

@@ -8,10 +8,10 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 from __future__ import annotations
 
 import weakref
-from bisect import bisect_right, insort
 from dataclasses import dataclass, field
 
 import numpy as np
+from sortedcontainers import SortedList
 
 from .. import constants as C
 from ..memory_rules import c_name, free_refusal, range_refusal, root_array
@@ -101,7 +101,7 @@ class Memory:
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
         self.host_pool = Pool(host_spec, None, HOST_BASE) if profile.host_pinned else None
         self.allocs: dict[int, Allocation] = {}
-        self._starts: list[int] = []          # sorted starts of every live allocation
+        self._starts = SortedList()           # starts of every live allocation
         self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
@@ -203,13 +203,12 @@ class Memory:
 
     def _add(self, a: Allocation) -> None:
         self.allocs[a.ptr] = a
-        insort(self._starts, a.ptr)
+        self._starts.add(a.ptr)
         self._freed.pop(a.ptr, None)
 
     def _drop(self, a: Allocation, why: str) -> None:
         del self.allocs[a.ptr]
-        starts = self._starts
-        del starts[bisect_right(starts, a.ptr) - 1]
+        self._starts.remove(a.ptr)
         self._freed[a.ptr] = why
         if a.pool is not None:
             a.pool.blocks.give_back(a.ptr, a.footprint)
@@ -232,7 +231,7 @@ class Memory:
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
         """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
-        i = bisect_right(self._starts, addr) - 1
+        i = self._starts.bisect_right(addr) - 1
         if i < 0:
             return None
         a = self.allocs[self._starts[i]]
