@@ -75,18 +75,21 @@ class Trace:
         self._clock, self._last_task = clock, last_task
         self._seq = itertools.count(1)
         self._threads: dict[int, str] = {}
+        self._append_lock = threading.Lock()   # numbering and appending happen as one step
 
     def _thread_name(self) -> str:
         ident = threading.get_ident()
-        name = self._threads.get(ident)
-        if name is None:
-            name = "main" if threading.current_thread() is threading.main_thread() \
-                else f"thread-{len(self._threads)}"
-            self._threads[ident] = name
+        with self._append_lock:     # two new threads must not get the same name
+            name = self._threads.get(ident)
+            if name is None:
+                name = "main" if threading.current_thread() is threading.main_thread() \
+                    else f"thread-{len(self._threads)}"
+                self._threads[ident] = name
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
         calls, clock, last_task = self.calls, self._clock, self._last_task
+        seq, append_lock = self._seq, self._append_lock
         get_ident = threading.get_ident
 
         def traced(*args, **kwargs):
@@ -98,9 +101,11 @@ class Trace:
                 "start_us": task.start_us, "end_us": task.end_us}
             if kwargs:
                 args = args + tuple(kwargs.values())
-            calls.append(Call(next(self._seq), name, _summary(args), _summary(result),
-                              self._threads.get(get_ident()) or self._thread_name(), t0,
-                              clock(), task_info))
+            summary = (name, _summary(args), _summary(result),
+                       self._threads.get(get_ident()) or self._thread_name(), t0, clock(),
+                       task_info)
+            with append_lock:       # so the calls of many threads stay in sequence order
+                calls.append(Call(next(seq), *summary))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)

@@ -406,8 +406,8 @@ class Runtime:
 
     def _finish_work_on(self, a: Allocation) -> None:
         """Freeing waits for queued work that uses the block (it must not vanish under a copy
-        in flight); other queued work stays queued."""
-        for s in self.all_streams(a.device):
+        in flight); other queued work stays queued. Any device's stream may use it."""
+        for s in self.all_streams():
             last = next((t.seq for t in reversed(s.pending) if a in t.uses), None)
             if last is not None:
                 self.sched.run_until(s, last)
