@@ -256,3 +256,21 @@ def test_synchronizing_another_devices_stream_is_allowed_using_it_is_not(acl):
     assert acl.rt.memset_async(0x1, 1, 0, 1, s1) != 0  # but queueing work on it is refused
     assert acl.rt.record_event(acl.rt.create_event()[0], s1) == C.ACL_ERROR_RT_STREAM_CONTEXT
     assert "device 0" in acl.get_recent_err_msg()
+
+
+def test_work_a_free_waited_for_keeps_its_modeled_time(acl):
+    """free() waits for queued work on the block: the host clock moves to its end, and a
+    stream told to wait for an event after it still waits in modeled time."""
+    a, b = acl.rt.create_stream()[0], acl.rt.create_stream()[0]
+    big, _ = acl.rt.malloc(64 << 20, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    ev, _ = acl.rt.create_event()
+    assert acl.rt.memset_async(big, 64 << 20, 1, 64 << 20, a) == 0
+    assert acl.rt.record_event(ev, a) == 0
+    recorded_at = next(e["recorded_at_us"] for e in acl_lab.snapshot()["events"]
+                       if e["handle"] == ev)
+    assert acl.rt.free(big) == 0                      # runs the memset: the host waited for it
+    assert acl_lab.snapshot()["now_us"] >= recorded_at
+    assert acl.rt.query_event_status(ev) == (C.ACL_EVENT_RECORDED_STATUS_COMPLETE, 0)
+    assert acl.rt.stream_wait_event(b, ev) == 0
+    wait = acl_lab.snapshot()["timeline"][-1]
+    assert wait["kind"] == "wait" and wait["start_us"] >= recorded_at

@@ -203,7 +203,7 @@ class Runtime:
             stream = ctx.default_stream if s == 0 else self.streams.pop(s)
             if stream.capture is not None:   # tearing the context down discards its captures
                 self.capture._close(stream.capture, keep_model=False)
-            self.sched.run_until(stream)
+            self.sched.wait_stream(stream)
         for e in ctx.events:
             self.events.pop(e, None)
         del self.contexts[ctx.handle]
@@ -282,7 +282,7 @@ class Runtime:
                            "aclrtSetDevice. It cannot be destroyed; aclrtResetDevice releases it.")
         s = self.stream(handle, "aclrtDestroyStream")
         self._not_capturing(s, "aclrtDestroyStream")
-        self.sched.run_until(s)     # the device finishes what was queued
+        self.sched.wait_stream(s)   # the device finishes what was queued
         del self.streams[handle]
         self.contexts[s.ctx].streams.discard(handle)
 
@@ -357,7 +357,7 @@ class Runtime:
         s = self.stream(stream, "aclrtStreamWaitEvent")
         e = self.event(handle, "aclrtStreamWaitEvent")
         self._event_in_capture(s, e, "aclrtStreamWaitEvent")
-        wait = (e.stream, e.seq) if e.stream is not None else None
+        wait = (e.stream, e.seq, e.ts_us) if e.stream is not None else None
         self.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
                    "aclrtStreamWaitEvent")
 
@@ -410,7 +410,7 @@ class Runtime:
         for s in self.all_streams():
             last = next((t.seq for t in reversed(s.pending) if a in t.uses), None)
             if last is not None:
-                self.sched.run_until(s, last)
+                self.sched.wait_stream(s, last)
 
     def mem_info(self, attr: int) -> tuple[int, int]:
         ctx = self.require_ctx("aclrtGetMemInfo")

@@ -25,7 +25,7 @@ class Task:
     seq: int = 0                      # position on its stream, counting from 1
     start_us: float = 0.0
     end_us: float = 0.0
-    wait_for: tuple | None = None     # (Stream, seq) that must have run first
+    wait_for: tuple | None = None     # (Stream, seq, end_us) of the task that must run first
     uses: tuple = ()                  # Allocations the task reads or writes
 
 
@@ -62,8 +62,7 @@ class Scheduler:
         self.now_us += launch_us
         start = max(self.now_us, stream.t_end)
         if task.wait_for is not None:
-            other, seq = task.wait_for
-            start = max(start, self._time_at(other, seq))
+            start = max(start, task.wait_for[2])
         stream.issued += 1
         task.stream, task.seq = stream.handle, stream.issued
         task.start_us, task.end_us = start, start + task.duration_us
@@ -79,27 +78,23 @@ class Scheduler:
         if task.run is not None:
             task.run()
 
-    @staticmethod
-    def _time_at(stream: Stream, seq: int) -> float:
-        for t in reversed(stream.pending):
-            if t.seq == seq:
-                return t.end_us
-        return 0.0   # already executed: it finished before anything issued now can start
-
-    def run_until(self, stream: Stream, seq: int | None = None) -> None:
-        """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None)."""
-        pending = stream.pending
+    def run_until(self, stream: Stream, seq: int | None = None) -> float:
+        """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the
+        modeled end of the last one run (0.0 if none was pending)."""
+        pending, end = stream.pending, 0.0
         while pending and (seq is None or pending[0].seq <= seq):
             task = pending.popleft()
             if task.wait_for is not None:
-                self.run_until(*task.wait_for)
+                self.run_until(*task.wait_for[:2])
             if task.run is not None:
                 task.run()
-            stream.executed = task.seq
+            stream.executed, end = task.seq, task.end_us
+        return end
 
-    def wait_stream(self, stream: Stream) -> None:
-        self.run_until(stream)
-        self.now_us = max(self.now_us, stream.t_end)
+    def wait_stream(self, stream: Stream, seq: int | None = None) -> None:
+        """The host waits until ``stream`` has run up to ``seq`` (everything if None)."""
+        end = self.run_until(stream, seq)
+        self.now_us = max(self.now_us, stream.t_end if seq is None else end)
 
     def wait_event(self, event: Event) -> None:
         if event.stream is None:
