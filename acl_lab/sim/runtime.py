@@ -227,14 +227,20 @@ class Runtime:
         self.current_ctx = ctx
         return ctx.handle
 
-    def context(self, handle: int, call: str) -> Context:
-        ctx = self.contexts.get(handle)
-        if ctx is None:
+    @staticmethod
+    def _live(table: dict, handle: int, what: str, hint: str, call: str):
+        """The live object ``handle`` names; NULL is an invalid parameter, anything else that
+        is not live a dead handle (the runtime's handle check)."""
+        obj = table.get(handle)
+        if obj is None:
             raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
                            else C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a live context. Use the handle "
-                           f"acl.rt.create_context returned (or acl.rt.get_context()).")
-        return ctx
+                           f"{call}: 0x{handle:x} is not a live {what}. {hint}")
+        return obj
+
+    def context(self, handle: int, call: str) -> Context:
+        return self._live(self.contexts, handle, "context", "Use the handle "
+                          "acl.rt.create_context returned (or acl.rt.get_context()).", call)
 
     def destroy_context(self, handle: int) -> None:
         ctx = self.context(handle, "aclrtDestroyContext")
@@ -324,13 +330,8 @@ class Runtime:
 
     def event(self, handle: int, call: str) -> Event:
         self.require_ctx(call)
-        e = self.events.get(handle)
-        if e is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
-                           else C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a live event. Use a handle from "
-                           f"acl.rt.create_event() that has not been destroyed.")
-        return e
+        return self._live(self.events, handle, "event", "Use a handle from "
+                          "acl.rt.create_event() that has not been destroyed.", call)
 
     def destroy_event(self, handle: int) -> None:
         e = self.event(handle, "aclrtDestroyEvent")
