@@ -17,7 +17,7 @@ $(STAMP): $(PY) pyproject.toml
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(PY) -m jupyter lab notebooks/00_start_here.ipynb
+	$(VENV)/bin/acl-lab lab
 
 test: $(STAMP)
 	$(PY) -m pytest

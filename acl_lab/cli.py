@@ -128,6 +128,8 @@ def lab(extra: list[str]) -> int:
         return 2
     os.chdir(start.parent.parent)
     argv = [sys.executable, "-m", "jupyter", "lab", str(START_NOTEBOOK), *extra]
+    if getattr(os, "geteuid", lambda: 1)() == 0:   # containers and workshop VMs often run as root
+        argv.append("--allow-root")
     os.execv(sys.executable, argv)
     return 0   # not reached: execv does not return
 

@@ -54,7 +54,9 @@ def test_doctor_with_pyacl_but_no_device_says_so(monkeypatch):
     assert rc == 0 and "sees no Ascend NPU" in text
 
 
-def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path):
+@pytest.mark.parametrize("uid", [1000, 0], ids=["user", "root"])
+def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path, uid):
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "notebooks" / "00_start_here.ipynb").write_text("{}")
     monkeypatch.chdir(tmp_path)
@@ -64,7 +66,7 @@ def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path):
     exe, argv, cwd = ran[0]
     assert exe == sys.executable and cwd == str(tmp_path)
     assert argv[1:] == ["-m", "jupyter", "lab", os.path.join("notebooks", "00_start_here.ipynb"),
-                        "--no-browser"]
+                        "--no-browser"] + (["--allow-root"] if uid == 0 else [])
 
 
 def test_lab_without_the_chapters_explains(monkeypatch, tmp_path, capsys):
