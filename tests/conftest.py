@@ -32,6 +32,19 @@ def acl_on():
     acl_lab.reset("910b")
 
 
+@pytest.fixture
+def shell():
+    """A real IPython shell (no kernel), so post_run_cell hooks fire on run_cell."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    sh = InteractiveShell.instance(config=config)
+    yield sh
+    InteractiveShell.clear_instance()
+
+
 def pytest_addoption(parser):
     """Options of the contract suite (tests/contract); declared here so that
     `pytest --backend ascend` works from the repository root too."""

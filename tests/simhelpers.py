@@ -2,6 +2,8 @@
 wherever it lives, and what get_mem_info / snapshot() say about pools."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 import acl_lab
@@ -65,3 +67,20 @@ def tensor(acl, ptr: int, shape, dtype: int) -> int:
     handle = acl.nn.create_tensor(shape, dtype, strides, 0, C.ACL_FORMAT_ND, shape, ptr)
     assert handle, acl.get_recent_err_msg()
     return handle
+
+
+def run_in_thread(fn):
+    """Run ``fn`` in a new thread and return what it returned (re-raising its failure)."""
+    out = {}
+
+    def body():
+        try:
+            out["value"] = fn()
+        except BaseException as e:     # handed back to the test thread
+            out["error"] = e
+    t = threading.Thread(target=body)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

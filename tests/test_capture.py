@@ -12,7 +12,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.sim.profiles import get_profile
-from simhelpers import read, tensor
+from simhelpers import read, run_in_thread, tensor
 
 GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
@@ -74,21 +74,11 @@ def in_thread(acl, fn):
     """``fn()`` on a new thread that made this thread's context current; its result."""
     ctx, ret = acl.rt.get_context()
     assert ret == 0
-    out = {}
 
-    def body():
-        try:
-            assert acl.rt.set_context(ctx) == 0
-            out["value"] = fn()
-        except BaseException as e:      # re-raised on the test's thread
-            out["error"] = e
-
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+    def with_context():
+        assert acl.rt.set_context(ctx) == 0
+        return fn()
+    return run_in_thread(with_context)
 
 
 # ----- rule 17: before capture, tasks execute as usual -------------------------------------

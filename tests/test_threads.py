@@ -6,23 +6,7 @@ import threading
 
 import acl_lab
 from acl_lab import constants as C
-
-
-def in_thread(fn):
-    """Run ``fn`` in a new thread and return what it returned (re-raising its failure)."""
-    out = {}
-
-    def body():
-        try:
-            out["value"] = fn()
-        except BaseException as e:     # noqa: BLE001 - handed back to the test thread
-            out["error"] = e
-    t = threading.Thread(target=body)
-    t.start()
-    t.join()
-    if "error" in out:
-        raise out["error"]
-    return out["value"]
+from simhelpers import run_in_thread as in_thread
 
 
 def test_current_context_is_per_thread(acl):

@@ -23,19 +23,6 @@ def pool(acl):
     p.close(force=True)
 
 
-@pytest.fixture
-def shell():
-    """A real IPython shell (no kernel), so post_run_cell hooks fire on run_cell."""
-    from IPython.core.interactiveshell import InteractiveShell
-    from traitlets.config import Config
-
-    config = Config()
-    config.HistoryManager.enabled = False
-    sh = InteractiveShell.instance(config=config)
-    yield sh
-    InteractiveShell.clear_instance()
-
-
 # ----- PoolView ----------------------------------------------------------------------------
 def test_allocate_button_adds_a_segment_and_redraws(pool):
     view = PoolView(pool)

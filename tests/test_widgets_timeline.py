@@ -11,19 +11,6 @@ H2D = C.ACL_MEMCPY_HOST_TO_DEVICE
 
 
 @pytest.fixture
-def shell():
-    """A real IPython shell (no kernel), so post_run_cell hooks fire on run_cell."""
-    from IPython.core.interactiveshell import InteractiveShell
-    from traitlets.config import Config
-
-    config = Config()
-    config.HistoryManager.enabled = False
-    sh = InteractiveShell.instance(config=config)
-    yield sh
-    InteractiveShell.clear_instance()
-
-
-@pytest.fixture
 def work(acl):
     """A stream, a device buffer and a pinned host buffer of 4 KiB."""
     stream, ret = acl.rt.create_stream()
