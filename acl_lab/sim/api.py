@@ -255,6 +255,15 @@ def _ints(call: str, name: str, values) -> tuple:
         raise TypeError(f"{call}: {name} must be a sequence of ints") from None
 
 
+def _capture_stream(rt, stream, call: str):
+    """The stream a capture call names; NULL (the default stream) can never capture."""
+    if stream == 0:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: stream is NULL — the default stream cannot capture. Create a "
+                       f"stream with acl.rt.create_stream() and capture on it.")
+    return rt.stream(stream, call)
+
+
 class Mdl(_Namespace):
     """acl.mdl: stream capture into a model RI (aclmdlRI*), execution, debug print"""
 
@@ -262,27 +271,17 @@ class Mdl(_Namespace):
     def ri_capture_begin(self, rt, stream, mode):
         c = "aclmdlRICaptureBegin"
         stream, mode = _ptr(c, "stream", stream), _int(c, "mode", mode)
-        if stream == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{c}: stream is NULL — the default stream cannot capture. Create a "
-                           f"stream with acl.rt.create_stream() and capture on it.")
-        rt.capture.begin(rt.stream(stream, c), mode)
+        rt.capture.begin(_capture_stream(rt, stream, c), mode)
 
     @_api(0)
     def ri_capture_end(self, rt, stream):
         c = "aclmdlRICaptureEnd"
-        stream = _ptr(c, "stream", stream)
-        if stream == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: stream is NULL.")
-        return rt.capture.end(rt.stream(stream, c))
+        return rt.capture.end(_capture_stream(rt, _ptr(c, "stream", stream), c))
 
     @_api(0, 0)
     def ri_capture_get_info(self, rt, stream):
         c = "aclmdlRICaptureGetInfo"
-        stream = _ptr(c, "stream", stream)
-        if stream == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: stream is NULL.")
-        return rt.capture.info(rt.stream(stream, c))
+        return rt.capture.info(_capture_stream(rt, _ptr(c, "stream", stream), c))
 
     @_api(0)
     def ri_capture_thread_exchange_mode(self, rt, mode):
