@@ -562,3 +562,19 @@ def test_trace_entries_carry_the_task_of_async_calls(acl, stream):
     assert (eager.task["kind"], replay.task["kind"]) == ("memset", "model")
     assert eager.task["start_us"] <= eager.task["end_us"] <= replay.task["start_us"] \
         <= replay.task["end_us"]
+
+
+def test_destroying_a_context_destroys_the_models_captured_in_it(acl):
+    dev_ctx, _ = acl.rt.get_context()
+    ctx, _ = acl.rt.create_context(0)
+    s, _ = acl.rt.create_stream()
+    buf = dev(acl)
+    assert acl.mdl.ri_capture_begin(s, GLOBAL) == 0
+    assert acl.rt.memset_async(buf, N, 9, N, s) == 0
+    model = end(acl, s)
+    assert acl.mdl.ri_execute_async(model, s) == 0         # queued when the context goes
+    assert acl.rt.destroy_context(ctx) == 0
+    assert acl.rt.set_context(dev_ctx) == 0
+    assert read(acl, buf, N) == filled(9)                  # the queued replay still ran
+    assert model not in [m["handle"] for m in acl_lab.snapshot()["models"]]
+    assert acl.mdl.ri_destroy(model) == C.ACL_ERROR_RT_INVALID_HANDLE

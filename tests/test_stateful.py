@@ -690,6 +690,8 @@ class AclMachine(RuleBasedStateMachine):
 
     def drop_context(self, c: Ctx) -> None:
         m = self.m
+        for h in [h for h, g in m.graphs.items() if g.stream in c.streams]:
+            del m.graphs[h]             # models captured in a context go with it
         for s in [m.default_streams.pop(c.handle)] + [m.streams.pop(h) for h in sorted(c.streams)]:
             m.clear(s.key)
             if s.capture is not None:

@@ -240,10 +240,12 @@ class CaptureManager:
                     self.rt.sched.wait_stream(s)
         del self.models[handle]
 
-    def drop_device(self, device: int) -> None:
-        for cap in [c for c in self.active.values() if c.stream.device == device]:
+    def drop(self, gone) -> None:
+        """Contexts or a device are torn down: captures on their streams end, and the models
+        ``gone(model)`` names are destroyed with them (as the runtime's teardown does)."""
+        for cap in [c for c in self.active.values() if gone(c.model)]:
             self._close(cap, keep_model=False)
-        for h in [h for h, m in self.models.items() if m.device == device]:
+        for h in [h for h, m in self.models.items() if gone(m)]:
             del self.models[h]
 
     def debug_json(self, handle: int, path: str, flags: int) -> None:

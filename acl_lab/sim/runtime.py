@@ -184,7 +184,7 @@ class Runtime:
                         + ", ".join(a.describe() for a in leaked[:5])
                         + f"{' ...' if len(leaked) > 5 else ''}; released now. Free device "
                         f"memory before resetting the device.")
-        self.capture.drop_device(dev.id)
+        self.capture.drop(lambda m: m.device == dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -199,10 +199,9 @@ class Runtime:
         return ctx
 
     def _drop_context(self, ctx: Context) -> None:
+        self.capture.drop(lambda m: m.stream in ctx.streams)
         for s in [ctx.default_stream.handle] + sorted(ctx.streams):
             stream = ctx.default_stream if s == 0 else self.streams.pop(s)
-            if stream.capture is not None:   # tearing the context down discards its captures
-                self.capture._close(stream.capture, keep_model=False)
             self.sched.wait_stream(stream)
         for e in ctx.events:
             self.events.pop(e, None)
