@@ -76,15 +76,16 @@ def _released_by_partner(calls, api: str, ptr: int) -> bool:
           "acl.media.dvpp_free(blocks['dvpp_malloc']).")
 def freed_with_partner(acl, blocks: dict):
     calls = list(acl_lab.tracer().calls)
-    for api, ptr in blocks.items():
-        if api not in FREED_BY:
-            raise NotYet(f"blocks has a key {api!r}; keep the keys the cell above made "
-                         f"({', '.join(FREED_BY)}).")
-        if not _released_by_partner(calls, api, ptr):
-            namespace = "media" if api == "dvpp_malloc" else "rt"
-            raise NotYet(f"blocks[{api!r}] (0x{ptr:x}, from acl.{namespace}.{api}) was not "
-                         f"released by its partner: acl.{traced_free(api)}(blocks[{api!r}]). "
-                         f"(After a refused free, acl.get_recent_err_msg() names the partner.)")
+    unknown = [api for api in blocks if api not in FREED_BY]
+    if unknown:
+        raise NotYet(f"blocks has a key {unknown[0]!r}; keep the keys the cell above made "
+                     f"({', '.join(FREED_BY)}).")
+    left = [api for api, ptr in blocks.items() if not _released_by_partner(calls, api, ptr)]
+    if left:
+        raise NotYet("not released by their partners yet: "
+                     + "; ".join(f"acl.{traced_free(api)}(blocks[{api!r}])" for api in left)
+                     + ". (After a refused free, acl.get_recent_err_msg() names the partner.)")
+    for ptr in blocks.values():
         assert live_allocation(ptr) is None
     return "every block released by its partner: " + ", ".join(
         f"{api} -> acl.{traced_free(api)}" for api in blocks) + "."

@@ -60,17 +60,19 @@ def dvpp_segment(pool: MemoryPool, ptr: int):
             f"same block as the runtime-rule segments.")
 
 
-@exercise("07.3", "Leave nothing behind",
-          "Release in order: acl.mdl.ri_destroy(graph); acl.rt.destroy_stream for copy_stream "
-          "and compute_stream; acl.rt.destroy_event for each event in ev and uploaded; "
-          "acl.nn.destroy_tensor for each tensor in tensor, acl.nn.destroy_scalar(one); "
-          "pool.free each segment, then pool.close(); acl.rt.free_host(in_h) and (out_h); "
-          "acl.rt.reset_device(0); acl.finalize().")
+TEARDOWN_HINT = ("Release in order: acl.mdl.ri_destroy(graph); acl.rt.destroy_stream for "
+                 "copy_stream and compute_stream; acl.rt.destroy_event for each event in ev and uploaded; "
+                 "acl.nn.destroy_tensor for each tensor in tensor, acl.nn.destroy_scalar(one); "
+                 "pool.free each segment, then pool.close(); acl.rt.free_host(in_h) and (out_h); "
+                 "acl.rt.reset_device(0); acl.finalize().")
+
+
+@exercise("07.3", "Leave nothing behind", TEARDOWN_HINT)
 def clean_teardown(acl):
     snap = acl_lab.snapshot()
     if snap["models"]:
-        raise NotYet("a captured model is still alive: acl.mdl.ri_destroy(graph) first — it "
-                     "uses the pool's memory.")
+        raise NotYet(f"a captured model is still alive (it uses the pool's memory). "
+                     f"{TEARDOWN_HINT}")
     if snap["reports"]:
         raise NotYet("something was released for you instead of by you: "
                      + snap["reports"][-1])
