@@ -37,3 +37,19 @@ def test_every_cell_runs_twice_in_a_row(path, shell, tmp_path, monkeypatch, caps
     capsys.readouterr()
     acl_lab.reset("910b")
     assert not failures, "\n".join(failures)
+
+
+def test_a_cell_stopped_mid_capture_says_the_capture_is_still_open(acl):
+    from acl_lab import constants as C
+
+    stream, _ = acl.rt.create_stream()
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    with pytest.raises(acl_lab.AclLabError) as stopped:
+        acl_lab.check(acl.nn.add(0, 0, 0x70000040, stream))      # an executor that is gone
+    assert f"Stream 0x{stream:x} is still capturing" in str(stopped.value)
+    assert "acl.mdl.ri_capture_end(stream)" in str(stopped.value)
+    model, ret = acl.mdl.ri_capture_end(stream)
+    assert ret == 0 and acl.mdl.ri_destroy(model) == 0
+    with pytest.raises(acl_lab.AclLabError) as later:
+        acl_lab.check(acl.rt.free(0x1234))
+    assert "still capturing" not in str(later.value)
