@@ -39,7 +39,8 @@ class Rates:
     Every task a stream runs costs a fixed part plus a part that grows with its bytes:
     a copy pays the DMA engine's setup (descriptor fetch, a round trip over the link), its
     bytes at the bandwidth of its direction, and the completion report back to the stream;
-    a memset or an operator pays its kernel's fixed cost, its bytes and the completion.
+    a device memset (a DMA task too) pays the same fixed costs; an operator pays its
+    kernel's fixed cost, its bytes and the completion.
     Published figures for comparable accelerators put a small host<->device copy at several
     microseconds however few bytes it moves: about 10 us per cudaMemcpy below 8 KB
     (University of Virginia, "Memory Transfer Overhead", GTX 280 on PCIe 2.0,
