@@ -10,6 +10,7 @@ import functools
 import json
 import operator
 import os
+import threading
 
 import numpy as np
 
@@ -70,198 +71,6 @@ def _api(*fail):
 class _Namespace:
     def __init__(self, sim: "Simulator"):
         self._sim = sim
-
-
-class Rt(_Namespace):
-    """acl.rt"""
-
-    @_api()
-    def set_device(self, rt, device_id):
-        rt.set_device(_int("aclrtSetDevice", "deviceId", device_id))
-
-    @_api()
-    def reset_device(self, rt, device_id):
-        rt.reset_device(_int("aclrtResetDevice", "deviceId", device_id))
-
-    @_api(0)
-    def get_device(self, rt):
-        return rt.require_ctx("aclrtGetDevice").device
-
-    @_api(0)
-    def get_device_count(self, rt):
-        return rt.profile.device_count
-
-    @_api(0)
-    def get_run_mode(self, rt):
-        return rt.profile.run_mode
-
-    @_api(0)
-    def create_context(self, rt, device_id):
-        return rt.create_context(_int("aclrtCreateContext", "deviceId", device_id))
-
-    @_api()
-    def destroy_context(self, rt, context):
-        rt.destroy_context(_ptr("aclrtDestroyContext", "context", context))
-
-    @_api()
-    def set_context(self, rt, context):
-        rt.set_context(_ptr("aclrtSetCurrentContext", "context", context))
-
-    @_api(0)
-    def get_context(self, rt):
-        return rt.require_ctx("aclrtGetCurrentContext").handle
-
-    @_api(0)
-    def create_stream(self, rt):
-        return rt.create_stream()
-
-    @_api()
-    def destroy_stream(self, rt, stream):
-        rt.destroy_stream(_ptr("aclrtDestroyStream", "stream", stream))
-
-    @_api()
-    def synchronize_stream(self, rt, stream):
-        rt.synchronize_stream(_ptr("aclrtSynchronizeStream", "stream", stream))
-
-    @_api()
-    def synchronize_device(self, rt):
-        rt.synchronize_device()
-
-    @_api(0)
-    def create_event(self, rt):
-        return rt.create_event()
-
-    @_api()
-    def destroy_event(self, rt, event):
-        rt.destroy_event(_ptr("aclrtDestroyEvent", "event", event))
-
-    @_api()
-    def record_event(self, rt, event, stream):
-        call = "aclrtRecordEvent"
-        rt.record_event(_ptr(call, "event", event), _ptr(call, "stream", stream))
-
-    @_api()
-    def stream_wait_event(self, rt, stream, event):
-        call = "aclrtStreamWaitEvent"
-        rt.stream_wait_event(_ptr(call, "stream", stream), _ptr(call, "event", event))
-
-    @_api()
-    def synchronize_event(self, rt, event):
-        rt.synchronize_event(_ptr("aclrtSynchronizeEvent", "event", event))
-
-    @_api(0)
-    def query_event_status(self, rt, event):
-        return rt.query_event(_ptr("aclrtQueryEventStatus", "event", event))
-
-    @_api(0.0)
-    def event_elapsed_time(self, rt, start, end):
-        call = "aclrtEventElapsedTime"
-        return rt.elapsed_ms(_ptr(call, "start", start), _ptr(call, "end", end))
-
-    def _malloc(self, rt, size, policy, api, call):
-        return rt.malloc(_size(call, "size", size), _int(call, "policy", policy), api)
-
-    @_api(0)
-    def malloc(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc", "aclrtMalloc")
-
-    @_api(0)
-    def malloc_align32(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_align32", "aclrtMallocAlign32")
-
-    @_api(0)
-    def malloc_cached(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_cached", "aclrtMallocCached")
-
-    @_api()
-    def free(self, rt, dev_ptr):
-        rt.free(_ptr("aclrtFree", "devPtr", dev_ptr), "free")
-
-    @_api(0)
-    def malloc_host(self, rt, size):
-        return rt.malloc_host(_size("aclrtMallocHost", "size", size))
-
-    @_api()
-    def free_host(self, rt, host_ptr):
-        rt.free(_ptr("aclrtFreeHost", "hostPtr", host_ptr), "free_host")
-
-    @_api(0, 0)
-    def get_mem_info(self, rt, attr):
-        return rt.mem_info(_int("aclrtGetMemInfo", "attr", attr))
-
-    @_api()
-    def memset(self, rt, dev_ptr, max_count, value, count):
-        c = "aclrtMemset"
-        transfer.memset(rt, _ptr(c, "devPtr", dev_ptr), _size(c, "maxCount", max_count),
-                        _int(c, "value", value), _size(c, "count", count))
-
-    @_api()
-    def memset_async(self, rt, dev_ptr, max_count, value, count, stream):
-        c = "aclrtMemsetAsync"
-        transfer.memset(rt, _ptr(c, "devPtr", dev_ptr), _size(c, "maxCount", max_count),
-                        _int(c, "value", value), _size(c, "count", count),
-                        _ptr(c, "stream", stream))
-
-    @_api()
-    def memcpy(self, rt, dst, dest_max, src, count, kind):
-        c = "aclrtMemcpy"
-        transfer.memcpy(rt, _ptr(c, "dst", dst), _size(c, "destMax", dest_max),
-                        _ptr(c, "src", src), _size(c, "count", count), _int(c, "kind", kind))
-
-    @_api()
-    def memcpy_async(self, rt, dst, dest_max, src, count, kind, stream):
-        c = "aclrtMemcpyAsync"
-        transfer.memcpy(rt, _ptr(c, "dst", dst), _size(c, "destMax", dest_max),
-                        _ptr(c, "src", src), _size(c, "count", count), _int(c, "kind", kind),
-                        _ptr(c, "stream", stream))
-
-    @_api()
-    def memcpy2d(self, rt, dst, dpitch, src, spitch, width, height, kind):
-        c = "aclrtMemcpy2d"
-        transfer.memcpy2d(rt, _ptr(c, "dst", dst), _size(c, "dpitch", dpitch),
-                          _ptr(c, "src", src), _size(c, "spitch", spitch),
-                          _size(c, "width", width), _size(c, "height", height),
-                          _int(c, "kind", kind))
-
-    @_api()
-    def memcpy2d_async(self, rt, dst, dpitch, src, spitch, width, height, kind, stream):
-        c = "aclrtMemcpy2dAsync"
-        transfer.memcpy2d(rt, _ptr(c, "dst", dst), _size(c, "dpitch", dpitch),
-                          _ptr(c, "src", src), _size(c, "spitch", spitch),
-                          _size(c, "width", width), _size(c, "height", height),
-                          _int(c, "kind", kind), _ptr(c, "stream", stream))
-
-
-def _creator(fn):
-    """C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure."""
-    @functools.wraps(fn)
-    def wrapper(self, *args):
-        rt = self._sim.rt
-        with rt.lock:
-            try:
-                return fn(self, rt, *args)
-            except SimError as e:
-                rt.last_error = e.message
-                return 0
-    return wrapper
-
-
-def _ints(call: str, name: str, values) -> tuple:
-    if isinstance(values, (int, np.integer)):
-        values = (values,)
-    try:
-        return tuple(_int(call, name, v) for v in values)
-    except TypeError:
-        raise TypeError(f"{call}: {name} must be a sequence of ints") from None
-
-
-def _capture_stream(rt, stream, call: str):
-    """The stream a capture call names; NULL (the default stream) can never capture."""
-    if stream == 0:
-        raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: stream is NULL — the default stream cannot capture. Create a "
-                       f"stream with acl.rt.create_stream() and capture on it.")
-    return rt.stream(stream, call)
 
 
 def _value(default):
@@ -541,6 +350,275 @@ def data_type_size(dt: int) -> int:
     return 1 if dt in _ONE else 2 if dt in _TWO else 4 if dt in _FOUR else 8
 
 
+class _Callbacks:
+    """acl.rt host callbacks: subscribe a thread to a stream, launch a callback in stream
+    order, let the thread run it in process_report, unsubscribe (sim/callbacks.py)."""
+
+    @_api()
+    def subscribe_report(self, rt, thread_id, stream):
+        c = "aclrtSubscribeReport"
+        rt.callbacks.subscribe(_size(c, "threadId", thread_id), _ptr(c, "stream", stream))
+
+    @_api()
+    def unsubscribe_report(self, rt, thread_id, stream):
+        c = "aclrtUnSubscribeReport"
+        rt.callbacks.unsubscribe(_size(c, "threadId", thread_id), _ptr(c, "stream", stream))
+
+    @_api()
+    def launch_callback(self, rt, fn, user_data, block_type, stream):
+        c = "aclrtLaunchCallback"
+        if not callable(fn):
+            raise TypeError(f"{c}: fn must be a Python function, not {type(fn).__name__}")
+        rt.callbacks.launch(fn, user_data, _int(c, "blockType", block_type),
+                            _ptr(c, "stream", stream))
+
+    def process_report(self, timeout):
+        """Run the next callback for this thread; the function runs without the simulator's
+        lock, so it may call any acl function (as callbacks do: copy results, post-process)."""
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                report = rt.callbacks.next_report(_int("aclrtProcessReport", "timeout", timeout))
+            except SimError as e:
+                rt.last_error = e.message
+                return e.code
+        try:
+            report.run()
+        finally:
+            with rt.lock:
+                rt.callbacks.finished(report)
+        return C.ACL_SUCCESS
+
+
+class _Threads:
+    """acl.util.start_thread / stop_thread: pyACL's helper threads for callback processing."""
+
+    def start_thread(self, fn, args_list):
+        """(thread_id, ret): run ``fn(args_list)`` on a new thread; the id is the one
+        subscribe_report and process_report know it by."""
+        if not callable(fn):
+            raise TypeError(f"start_thread: fn must be a Python function, not {type(fn).__name__}")
+        t = threading.Thread(target=fn, args=(args_list,), daemon=True,
+                             name=f"acl_lab callback thread {len(self._started()) + 1}")
+        t.start()
+        self._started()[t.ident] = t
+        return t.ident, C.ACL_SUCCESS
+
+    def stop_thread(self, thread_id):
+        """ret: wait for the thread to finish (its function must return: set your exit flag
+        first). A thread still running after a minute is left alone and reported."""
+        t = self._started().get(thread_id)
+        rt = self._sim.rt
+        if t is None:
+            with rt.lock:
+                rt.last_error = (f"stop_thread: {thread_id} is not a thread acl.util.start_thread "
+                                 f"started (or it was stopped already).")
+            return C.ACL_ERROR_INVALID_PARAM
+        t.join(timeout=60)
+        if t.is_alive():
+            with rt.lock:
+                rt.last_error = (f"stop_thread: thread {thread_id} is still running after 60 s: "
+                                 f"its function never returned. Set the flag its loop checks "
+                                 f"before stopping it.")
+            return C.ACL_ERROR_FAILURE
+        del self._started()[thread_id]
+        return C.ACL_SUCCESS
+
+    def _started(self) -> dict:
+        return self.__dict__.setdefault("_threads", {})
+
+class Rt(_Namespace, _Callbacks):
+    """acl.rt"""
+
+    @_api()
+    def set_device(self, rt, device_id):
+        rt.set_device(_int("aclrtSetDevice", "deviceId", device_id))
+
+    @_api()
+    def reset_device(self, rt, device_id):
+        rt.reset_device(_int("aclrtResetDevice", "deviceId", device_id))
+
+    @_api(0)
+    def get_device(self, rt):
+        return rt.require_ctx("aclrtGetDevice").device
+
+    @_api(0)
+    def get_device_count(self, rt):
+        return rt.profile.device_count
+
+    @_api(0)
+    def get_run_mode(self, rt):
+        return rt.profile.run_mode
+
+    @_api(0)
+    def create_context(self, rt, device_id):
+        return rt.create_context(_int("aclrtCreateContext", "deviceId", device_id))
+
+    @_api()
+    def destroy_context(self, rt, context):
+        rt.destroy_context(_ptr("aclrtDestroyContext", "context", context))
+
+    @_api()
+    def set_context(self, rt, context):
+        rt.set_context(_ptr("aclrtSetCurrentContext", "context", context))
+
+    @_api(0)
+    def get_context(self, rt):
+        return rt.require_ctx("aclrtGetCurrentContext").handle
+
+    @_api(0)
+    def create_stream(self, rt):
+        return rt.create_stream()
+
+    @_api()
+    def destroy_stream(self, rt, stream):
+        rt.destroy_stream(_ptr("aclrtDestroyStream", "stream", stream))
+
+    @_api()
+    def synchronize_stream(self, rt, stream):
+        rt.synchronize_stream(_ptr("aclrtSynchronizeStream", "stream", stream))
+
+    @_api()
+    def synchronize_device(self, rt):
+        rt.synchronize_device()
+
+    @_api(0)
+    def create_event(self, rt):
+        return rt.create_event()
+
+    @_api()
+    def destroy_event(self, rt, event):
+        rt.destroy_event(_ptr("aclrtDestroyEvent", "event", event))
+
+    @_api()
+    def record_event(self, rt, event, stream):
+        call = "aclrtRecordEvent"
+        rt.record_event(_ptr(call, "event", event), _ptr(call, "stream", stream))
+
+    @_api()
+    def stream_wait_event(self, rt, stream, event):
+        call = "aclrtStreamWaitEvent"
+        rt.stream_wait_event(_ptr(call, "stream", stream), _ptr(call, "event", event))
+
+    @_api()
+    def synchronize_event(self, rt, event):
+        rt.synchronize_event(_ptr("aclrtSynchronizeEvent", "event", event))
+
+    @_api(0)
+    def query_event_status(self, rt, event):
+        return rt.query_event(_ptr("aclrtQueryEventStatus", "event", event))
+
+    @_api(0.0)
+    def event_elapsed_time(self, rt, start, end):
+        call = "aclrtEventElapsedTime"
+        return rt.elapsed_ms(_ptr(call, "start", start), _ptr(call, "end", end))
+
+    def _malloc(self, rt, size, policy, api, call):
+        return rt.malloc(_size(call, "size", size), _int(call, "policy", policy), api)
+
+    @_api(0)
+    def malloc(self, rt, size, policy):
+        return self._malloc(rt, size, policy, "malloc", "aclrtMalloc")
+
+    @_api(0)
+    def malloc_align32(self, rt, size, policy):
+        return self._malloc(rt, size, policy, "malloc_align32", "aclrtMallocAlign32")
+
+    @_api(0)
+    def malloc_cached(self, rt, size, policy):
+        return self._malloc(rt, size, policy, "malloc_cached", "aclrtMallocCached")
+
+    @_api()
+    def free(self, rt, dev_ptr):
+        rt.free(_ptr("aclrtFree", "devPtr", dev_ptr), "free")
+
+    @_api(0)
+    def malloc_host(self, rt, size):
+        return rt.malloc_host(_size("aclrtMallocHost", "size", size))
+
+    @_api()
+    def free_host(self, rt, host_ptr):
+        rt.free(_ptr("aclrtFreeHost", "hostPtr", host_ptr), "free_host")
+
+    @_api(0, 0)
+    def get_mem_info(self, rt, attr):
+        return rt.mem_info(_int("aclrtGetMemInfo", "attr", attr))
+
+    @_api()
+    def memset(self, rt, dev_ptr, max_count, value, count):
+        c = "aclrtMemset"
+        transfer.memset(rt, _ptr(c, "devPtr", dev_ptr), _size(c, "maxCount", max_count),
+                        _int(c, "value", value), _size(c, "count", count))
+
+    @_api()
+    def memset_async(self, rt, dev_ptr, max_count, value, count, stream):
+        c = "aclrtMemsetAsync"
+        transfer.memset(rt, _ptr(c, "devPtr", dev_ptr), _size(c, "maxCount", max_count),
+                        _int(c, "value", value), _size(c, "count", count),
+                        _ptr(c, "stream", stream))
+
+    @_api()
+    def memcpy(self, rt, dst, dest_max, src, count, kind):
+        c = "aclrtMemcpy"
+        transfer.memcpy(rt, _ptr(c, "dst", dst), _size(c, "destMax", dest_max),
+                        _ptr(c, "src", src), _size(c, "count", count), _int(c, "kind", kind))
+
+    @_api()
+    def memcpy_async(self, rt, dst, dest_max, src, count, kind, stream):
+        c = "aclrtMemcpyAsync"
+        transfer.memcpy(rt, _ptr(c, "dst", dst), _size(c, "destMax", dest_max),
+                        _ptr(c, "src", src), _size(c, "count", count), _int(c, "kind", kind),
+                        _ptr(c, "stream", stream))
+
+    @_api()
+    def memcpy2d(self, rt, dst, dpitch, src, spitch, width, height, kind):
+        c = "aclrtMemcpy2d"
+        transfer.memcpy2d(rt, _ptr(c, "dst", dst), _size(c, "dpitch", dpitch),
+                          _ptr(c, "src", src), _size(c, "spitch", spitch),
+                          _size(c, "width", width), _size(c, "height", height),
+                          _int(c, "kind", kind))
+
+    @_api()
+    def memcpy2d_async(self, rt, dst, dpitch, src, spitch, width, height, kind, stream):
+        c = "aclrtMemcpy2dAsync"
+        transfer.memcpy2d(rt, _ptr(c, "dst", dst), _size(c, "dpitch", dpitch),
+                          _ptr(c, "src", src), _size(c, "spitch", spitch),
+                          _size(c, "width", width), _size(c, "height", height),
+                          _int(c, "kind", kind), _ptr(c, "stream", stream))
+
+
+def _creator(fn):
+    """C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure."""
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                return fn(self, rt, *args)
+            except SimError as e:
+                rt.last_error = e.message
+                return 0
+    return wrapper
+
+
+def _ints(call: str, name: str, values) -> tuple:
+    if isinstance(values, (int, np.integer)):
+        values = (values,)
+    try:
+        return tuple(_int(call, name, v) for v in values)
+    except TypeError:
+        raise TypeError(f"{call}: {name} must be a sequence of ints") from None
+
+
+def _capture_stream(rt, stream, call: str):
+    """The stream a capture call names; NULL (the default stream) can never capture."""
+    if stream == 0:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: stream is NULL — the default stream cannot capture. Create a "
+                       f"stream with acl.rt.create_stream() and capture on it.")
+    return rt.stream(stream, call)
+
+
 class Mdl(_Namespace, _OfflineModels):
     """acl.mdl: stream capture into a model RI (aclmdlRI*), execution, debug print"""
 
@@ -681,7 +759,7 @@ class Media(_Namespace):
         rt.free(_ptr("acldvppFree", "devPtr", dev_ptr), "dvpp_free")
 
 
-class Util(_Namespace):
+class Util(_Namespace, _Threads):
     """acl.util: moving between Python objects and pointers"""
 
     def numpy_to_ptr(self, array):

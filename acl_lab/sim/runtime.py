@@ -14,6 +14,7 @@ from .capture import CaptureManager
 from ..memory_rules import c_name
 from .memory import Allocation, Memory
 from .model import Models
+from .callbacks import Callbacks
 from .ops import Operators
 from .profiles import Profile
 from .simerror import SimError
@@ -57,6 +58,7 @@ class Runtime:
         self.capture = CaptureManager(self)
         self.ops = Operators(self)
         self.models = Models(self)            # offline models, datasets, data buffers
+        self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self._local = threading.local()       # per-thread current context, last error
 
