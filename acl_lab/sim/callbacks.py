@@ -92,8 +92,10 @@ class Callbacks:
             raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                            f"{call}: stream 0x{s.handle:x} is subscribed by thread {owner}, "
                            f"not {thread}.")
-        self.rt.sched.wait_stream(s)        # its callbacks are delivered before it unbinds
-        sub = self.by_thread[thread]
+        self.rt.sched.wait_stream(s)        # its callbacks are delivered and run before it
+        sub = self.by_thread[thread]        # unbinds (CbSubscribe::Delete waits for them)
+        self._wait_for(thread, lambda: not any(r.stream == s.handle for r in sub.inbox),
+                       f"unsubscribing stream 0x{s.handle:x}")
         sub.streams.discard(s)
         del self.by_stream[s]
         if not sub.streams and not sub.inbox:
@@ -129,16 +131,23 @@ class Callbacks:
             return
         sub.inbox.append(report)
         self.cond.notify_all()
-        if not report.block or thread == threading.get_ident():
+        if report.block:
+            self._wait_for(thread, lambda: report.done, f"a blocking callback on stream "
+                           f"0x{s.handle:x}")
+
+    def _wait_for(self, thread: int, done, what: str) -> None:
+        """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
+        HANDOFF_LIMIT_S; a thread never waits for itself."""
+        if thread == threading.get_ident():
             return
         deadline = time.monotonic() + HANDOFF_LIMIT_S
-        while not report.done:
+        while not done():
             alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
             if not alive or time.monotonic() > deadline:
-                self.rt.report(f"a blocking callback on stream 0x{s.handle:x} waited for thread "
-                               f"{thread}, which {'is gone' if not alive else 'never called'} "
-                               f"acl.rt.process_report; the stream goes on without it (on "
-                               f"hardware it would hang).")
+                self.rt.report(f"{what} waited for thread {thread}, which "
+                               f"{'is gone' if not alive else 'never called'} "
+                               f"acl.rt.process_report; going on without it (on hardware it "
+                               f"would hang).")
                 return
             self.cond.wait(0.05)
 
