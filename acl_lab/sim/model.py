@@ -378,7 +378,7 @@ class Models:
 
         r = self.rt.profile.rates
         model_bytes = lm.om.weight_size + 2 * lm.om.work_size + nbytes
-        return Task("model", r.op_fixed_us * lm.om.nodes + model_bytes / r.device, run=run,
+        return Task("inference", r.op_fixed_us * lm.om.nodes + model_bytes / r.device, run=run,
                     nbytes=nbytes,
                     uses=tuple(p[0] for p in ins + outs) + (lm.work, lm.weight),
                     detail={"offline_model": lm.id, "execution": lm.executions + 1})
