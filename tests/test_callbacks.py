@@ -123,7 +123,10 @@ def test_process_report_with_nothing_to_do_times_out(acl):
     assert acl.rt.process_report(5) == C.ACL_ERROR_RT_REPORT_TIMEOUT
     ran = []
     acl.rt.launch_callback(ran.append, "now", C.ACL_CALLBACK_NO_BLOCK, stream)
-    assert acl.rt.process_report(5) == 0 and ran == ["now"]   # the device reaches it
+    assert acl.rt.process_report(5) == C.ACL_ERROR_RT_REPORT_TIMEOUT   # deferred: not reached
+    assert acl.rt.synchronize_stream(stream) == 0       # the stream reaches it: handed over
+    assert ran == []
+    assert acl.rt.process_report(5) == 0 and ran == ["now"]
     assert acl.rt.unsubscribe_report(me, stream) == 0
 
 

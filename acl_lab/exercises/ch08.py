@@ -46,6 +46,7 @@ def output_dataset(acl, desc, dataset):
           "model_id, ret = acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, "
           "weight_ptr, weight_size).")
 def app_managed(acl, model_id):
+    assert isinstance(model_id, int)
     entry = next((m for m in acl_lab.snapshot().get("offline_models", [])
                   if m["model_id"] == model_id), None)
     if entry is None:

@@ -30,6 +30,12 @@ from .streams import Stream, Task
 HANDOFF_LIMIT_S = 10.0
 
 
+def _name(ident: int) -> str:
+    """A thread's name (stable across runs, unlike its ident) for messages."""
+    found = next((t.name for t in threading.enumerate() if t.ident == ident), None)
+    return repr(found) if found else f"{ident} (not a running thread)"
+
+
 @dataclass(eq=False)
 class Report:
     fn: object
@@ -69,12 +75,12 @@ class Callbacks:
         if s in self.by_stream:
             raise SimError(C.ACL_ERROR_RT_STREAM_SUBSCRIBE,
                            f"{call}: stream 0x{s.handle:x} is already subscribed by thread "
-                           f"{self.by_stream[s]}. A stream reports to one thread; "
+                           f"{_name(self.by_stream[s])}. A stream reports to one thread; "
                            f"unsubscribe it first.")
         sub = self.by_thread.get(thread)
         if sub is not None and sub.device != s.device:
             raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                           f"{call}: thread {thread} already handles streams of device "
+                           f"{call}: thread {_name(thread)} already handles streams of device "
                            f"{sub.device}; stream 0x{s.handle:x} is on device {s.device}. "
                            f"Use another thread for that device.")
         sub = sub or self.by_thread.setdefault(thread, Subscriber(thread, s.device))
@@ -90,8 +96,8 @@ class Callbacks:
                            f"{call}: stream 0x{s.handle:x} is not subscribed by any thread.")
         if owner != thread:
             raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                           f"{call}: stream 0x{s.handle:x} is subscribed by thread {owner}, "
-                           f"not {thread}.")
+                           f"{call}: stream 0x{s.handle:x} is subscribed by thread {_name(owner)}, "
+                           f"not {_name(thread)}.")
         self.rt.sched.wait_stream(s)        # its callbacks are delivered and run before it
         sub = self.by_thread[thread]        # unbinds (CbSubscribe::Delete waits for them)
         self._wait_for(thread, lambda: not any(r.stream == s.handle for r in sub.inbox),
@@ -144,7 +150,7 @@ class Callbacks:
         while not done():
             alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
             if not alive or time.monotonic() > deadline:
-                self.rt.report(f"{what} waited for thread {thread}, which "
+                self.rt.report(f"{what} waited for thread {_name(thread)}, which "
                                f"{'is gone' if not alive else 'never called'} "
                                f"acl.rt.process_report; going on without it (on hardware it "
                                f"would hang).")
@@ -152,8 +158,10 @@ class Callbacks:
             self.cond.wait(0.05)
 
     def next_report(self, timeout_ms: int) -> Report:
-        """The next callback for this thread (made to arrive if its streams have one pending),
-        waiting up to ``timeout_ms`` real milliseconds (-1: until one comes)."""
+        """The next callback handed to this thread, waiting up to ``timeout_ms`` real
+        milliseconds (-1: until one comes). Callbacks arrive when their stream reaches them,
+        i.e. when some thread waits for that stream (deferred execution keeps results
+        deterministic: the device never runs ahead on its own)."""
         call = "aclrtProcessReport"
         if timeout_ms < -1 or timeout_ms == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
@@ -165,10 +173,8 @@ class Callbacks:
             sub = self.by_thread.get(me)
             if sub is None:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                               f"{call}: this thread ({me}) is not subscribed to any stream. "
+                               f"{call}: this thread ({_name(me)}) is not subscribed to any stream. "
                                f"Bind it first: acl.rt.subscribe_report(thread_id, stream).")
-            if not sub.inbox:
-                self._advance(sub)
             if sub.inbox:
                 return sub.inbox.popleft()
             left = None if end is None else end - time.monotonic()
@@ -177,16 +183,6 @@ class Callbacks:
                                f"{call}: no callback arrived within {timeout_ms} ms (a normal "
                                f"answer while waiting in a loop).")
             self.cond.wait(left if left is not None else 0.1)
-
-    def _advance(self, sub: Subscriber) -> None:
-        """The device works on: run this thread's streams up to their next callback."""
-        for s in self.rt.all_streams(sub.device):
-            if s in sub.streams:
-                task = next((t for t in s.pending if t.kind == "callback"), None)
-                if task is not None:
-                    self.rt.sched.run_until(s, task.seq)
-                    self.rt.sched.now_us = max(self.rt.sched.now_us, task.end_us)
-                    return
 
     def finished(self, report: Report) -> None:
         report.done = True
