@@ -81,13 +81,13 @@ class NotAnOm(ValueError):
 
 def parse(data: bytes) -> OfflineModel:
     """The model in ``data``; NotAnOm if the bytes are not an .om this version wrote."""
+    if not data.startswith(MAGIC):
+        raise NotAnOm("the data does not start with the .om magic number (is it an ONNX "
+                      "file? convert it with `acl-lab atc` first)")
     if len(data) < _PREFIX.size:
         raise NotAnOm(f"the data is {len(data)} B, smaller than an .om header "
                       f"({_PREFIX.size} B)")
-    magic, version, hlen = _PREFIX.unpack_from(data)
-    if magic != MAGIC:
-        raise NotAnOm("the data does not start with the .om magic number (is it an ONNX "
-                      "file? convert it with `acl-lab atc` first)")
+    _, version, hlen = _PREFIX.unpack_from(data)
     if version != VERSION or _PREFIX.size + hlen > len(data):
         raise NotAnOm(f"header length {hlen} / format version {version} do not match the "
                       f"{len(data)} B of data (truncated or from another version)")

@@ -494,3 +494,20 @@ def test_the_snapshot_counts_executions(acl, models):
     for _ in range(3):
         acl.mdl.execute(m.model_id, m.in_ds, m.out_ds)
     assert acl_lab.snapshot()["offline_models"][0]["executions"] == 3
+
+
+def test_a_refused_synchronous_execution_changes_nothing(acl, models):
+    """Under a GLOBAL capture aclmdlExecute is a synchronous call: refused (107030) before
+    anything happens — no output allocated, no execution counted."""
+    m = Loaded(acl, models["digits"])
+    buf = acl.create_data_buffer(0, 0)
+    out = acl.mdl.create_dataset()
+    acl.mdl.add_dataset_buffer(out, buf)
+    stream, _ = acl.rt.create_stream()
+    before = acl_lab.snapshot()["allocations"]
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.mdl.execute(m.model_id, m.in_ds, out) == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+    assert acl.get_data_buffer_addr(buf) == 0
+    assert acl_lab.snapshot()["allocations"] == before
+    assert acl_lab.snapshot()["offline_models"][0]["executions"] == 0
+    acl.mdl.ri_capture_end(stream)

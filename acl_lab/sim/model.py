@@ -193,7 +193,9 @@ class Models:
                            f"{os.path.basename(os.getcwd())!r}) and convert the model with "
                            f"`acl-lab atc` first.")
         with open(path, "rb") as f:
-            data = f.read()
+            data = f.read(len(om.MAGIC))
+            if data == om.MAGIC:            # only an .om is read whole
+                data += f.read()
         return Models._parse(data, call, repr(os.fspath(path)))
 
     def read_mem(self, ptr: int, size: int, call: str) -> om.OfflineModel:
@@ -318,12 +320,11 @@ class Models:
                                f"acl.mdl.unload; nothing ran.")
         in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
         out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
-        task = self._task(lm, in_places, out_places)
         if stream is None:
-            self.rt.before_blocking_call(call)
-            self.rt.sched.blocking(task)
+            self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
+            self.rt.sched.blocking(self._task(lm, in_places, out_places))
         else:
-            self.rt.issue(stream, task, call)
+            self.rt.issue(stream, self._task(lm, in_places, out_places), call)
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
