@@ -175,3 +175,12 @@ def test_a_raising_callback_is_reported_and_the_thread_goes_on(acl, worker, caps
 
 def test_stop_thread_of_an_unknown_thread_is_refused(acl):
     assert acl.util.stop_thread(12345) == C.ACL_ERROR_INVALID_PARAM
+
+
+def test_a_loop_on_an_unsubscribed_thread_does_not_spin(acl):
+    """process_report on a thread with no subscription (e.g. a worker left over from before
+    acl_lab.reset()) returns 107012 only after its timeout, so its loop cannot spin a CPU."""
+    import time
+    start = time.monotonic()
+    assert acl.rt.process_report(50) == C.ACL_ERROR_RT_THREAD_SUBSCRIBE
+    assert time.monotonic() - start >= 0.045

@@ -169,8 +169,15 @@ class Callbacks:
                            f"callback comes) or a positive number of milliseconds.")
         me = threading.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
+        waited = False
         while True:
             sub = self.by_thread.get(me)
+            if sub is None and not waited:
+                # pause once before refusing: a loop around process_report on a thread whose
+                # subscription is gone (say, after acl_lab.reset()) must not spin a CPU
+                waited = True
+                self.cond.wait(0.1 if end is None else max(0.0, end - time.monotonic()))
+                continue
             if sub is None:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                f"{call}: this thread ({_name(me)}) is not subscribed to any stream. "
