@@ -4,6 +4,7 @@ stream order; codes as hicann/runtime callback.cpp, api_impl.cc and subscribe.cc
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -180,7 +181,6 @@ def test_stop_thread_of_an_unknown_thread_is_refused(acl):
 def test_a_loop_on_an_unsubscribed_thread_does_not_spin(acl):
     """process_report on a thread with no subscription (e.g. a worker left over from before
     acl_lab.reset()) returns 107012 only after its timeout, so its loop cannot spin a CPU."""
-    import time
     start = time.monotonic()
     assert acl.rt.process_report(50) == C.ACL_ERROR_RT_THREAD_SUBSCRIBE
     assert time.monotonic() - start >= 0.045
