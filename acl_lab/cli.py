@@ -1,8 +1,9 @@
-"""``acl-lab doctor | lab | bench``.
+"""``acl-lab doctor | lab | bench | atc``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
+atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
 """
 from __future__ import annotations
 
@@ -180,7 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("doctor", help="versions, backends, active profile, Jupyter status")
     commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go to jupyter)")
     commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
+    commands.add_parser("atc", add_help=False, help="convert an ONNX model to an offline model "
+                        "(.om): --model=M.onnx --framework=5 --output=M --soc_version=...")
     args, extra = parser.parse_known_args(argv)
+    if args.command == "atc":
+        from .atc import main as atc
+        return atc(extra)
     if args.command == "doctor":
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -563,6 +563,37 @@ MEANINGS: dict[str, str] = {
     "ACL_ERROR_RT_SYMBOL_NOT_FOUND": (
         "A symbol (e.g. a kernel function name) was not found. Check the name looked up."
     ),
+    # --- Graph Engine (model load / execute; hicann/ge ge_error_codes.h) ---
+    "ACL_ERROR_GE_PARAM_INVALID": (
+        "The model rejected an argument: an input or output buffer smaller than the model "
+        "needs, work or weight memory smaller than aclmdlQuerySize reported, or a dataset that "
+        "does not match the model. Size buffers from the model description."
+    ),
+    "ACL_ERROR_GE_EXEC_NOT_INIT": "The model executor is not initialised. Call acl.init() first.",
+    "ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID": (
+        "The model file path is invalid: the file does not exist, is empty or cannot be read. "
+        "Check the path (relative paths start from the working directory)."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_ID_INVALID": (
+        "No loaded model has this ID: it was never loaded, or it was unloaded already. Use the "
+        "ID a successful load returned, and unload each model once."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID": (
+        "The model data is not a valid offline model (.om): wrong size or header. Convert the "
+        "model with ATC (acl-lab atc) and load the .om file."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID": (
+        "The model data address is invalid (NULL). Pass the address of the loaded .om bytes."
+    ),
+    "ACL_ERROR_GE_MEMORY_ALLOCATION": (
+        "The model's memory could not be allocated on the device. Free device memory or unload "
+        "other models."
+    ),
+    "ACL_ERROR_GE_INTERNAL_ERROR": "Graph Engine internal error. " + _PERSISTS,
+    "ACL_ERROR_GE_LOAD_MODEL": (
+        "Loading the model failed, e.g. it was built for another SoC. Convert it again with "
+        "--soc_version set to this device (acl.get_soc_name())."
+    ),
     # --- aclnn operator API (aclnnStatus) ---
     "ACLNN_ERR_PARAM_NULLPTR": (
         "An aclnn argument is a null pointer (a tensor, scalar or executor). Create every "

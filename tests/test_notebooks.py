@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHAPTERS = ["00_start_here", "01_resource_management", "02_host_and_device_memory",
             "03_memset_and_memcpy", "04_meminfo_and_run_mode", "05_memory_pool_and_alignment",
-            "06_capture_acl_graph", "07_capstone"]
+            "06_capture_acl_graph", "07_capstone", "08_offline_inference"]
 MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\\.venv|[A-Z]:\\\\)")
 TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}:\d{2}\b|\b20\d\d-\d\d-\d\d\b")
 

@@ -32,6 +32,7 @@ from ..errors import AclLabError
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES,
                             c_name, free_refusal, kind_name, range_refusal, root_array)
 from ..trace import NAMESPACES
+from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
@@ -178,6 +179,7 @@ class Guard:
         self._run_mode: int | None = None
         self._local = threading.local()             # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
+        self.models = ModelWatch(self)              # offline models (guard_models.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -245,7 +247,7 @@ class Guard:
         rt = {name: (None, self._note_malloc(name))
               for name in ("malloc", "malloc_align32", "malloc_cached")}
         rt.update(
-            free=(self._check_free("free"), self._note_free("free")),
+            free=(self.models.guard_free(self._check_free("free")), self._note_free("free")),
             malloc_host=(None, self._note_malloc("malloc_host")),
             free_host=(self._check_free("free_host"), self._note_free("free_host")),
             memset=(self._check_memset, None), memset_async=(self._check_memset, None),
@@ -265,7 +267,7 @@ class Guard:
                 "ptr_to_numpy": (self._check_ptr_to_numpy, None),
                 "ptr_to_bytes": (self._check_ptr_to_bytes, None)}
         top = {"init": (None, self._note_init), "finalize": (None, self._note_finalize)}
-        return {"": top, "rt": rt, "media": media, "util": util}
+        return {"": top, "rt": rt, "media": media, "util": util, **self.models.hooks()}
 
     # ----- what the real runtime tells the guard -----------------------------------------
     def _current_device(self) -> int | None:
@@ -351,6 +353,7 @@ class Guard:
         def mine(d: int | None) -> bool:
             return device is None or d == device
 
+        self.models.forget(device)
         leaked = [e for e in self.registry.live() if not e.python_owned and (
             mine(e.device) if e.location == "device" else device is None)]
         for table in (self.streams, self.events):
@@ -491,6 +494,7 @@ class Guard:
             for _ in range(refs):
                 rt.reset_device(device)
         self.registry = Registry()
+        self.models.forget(None)
         self.device_refs.clear()
         self.streams.clear()
         self.events.clear()
