@@ -2,9 +2,16 @@
 
 Rules and codes follow hicann/runtime (src/acl/aclrt_impl/model_ri.cpp and the aclgraph
 runtime): a call that is illegal during capture returns its code but does not invalidate
-the capture; only a failure while recording (an event record/wait the capture cannot
-take) invalidates it, and then capture end returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
-and destroys the model. A replay issues the recorded tasks as one launch, without
+the capture (an event the capture cannot record, too: ApiImpl::EventRecord and
+ApiImpl::StreamWaitEvent refuse it before any capture handling); only a failure while
+recording a capturable event invalidates it (TerminateCapture), and then capture end
+returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the model.
+
+Cross-stream capture (runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
+from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) recorded on a capturing stream is captured;
+another stream that waits on it joins the capture (fork), and must hand its work back with
+a record the origin stream waits on (join) before capture end (Context::
+CheckCaptureModelValidity). Every task keeps the stream it was issued on. A replay issues the recorded tasks as one launch, without
 validating them again; a buffer freed while a model still uses it is reported at replay.
 """
 from __future__ import annotations
@@ -31,12 +38,18 @@ def _mode_name(mode: int) -> str:
     return C.CAPTURE_MODE_NAMES.get(mode, str(mode))
 
 
+# Event flags whose events add no wait task in a capture (Event::IsEventWithoutWaitTask:
+# none of RT_EVENT_DDSYNC_NS = ACL_EVENT_SYNC, RT_EVENT_DDSYNC 0x4, EXTERNAL, IPC)
+_WAITABLE = C.ACL_EVENT_SYNC | 0x04 | C.ACL_EVENT_EXTERNAL | C.ACL_EVENT_IPC
+
+
 @dataclass(eq=False)
 class Model:
     handle: int
     device: int
-    stream: int                    # the stream it was captured on
+    stream: int                    # the stream it was captured on (the origin stream)
     tasks: list = field(default_factory=list)
+    streams: list = field(default_factory=list)   # origin first, then streams that joined
     ready: bool = False            # capture ended successfully
     executions: int = 0
     in_flight: int = 0             # replays issued whose effect has not run yet
@@ -50,6 +63,7 @@ class Capture:
     model: Model
     status: int = ACTIVE
     why_invalid: str = ""
+    streams: list = field(default_factory=list)   # Stream objects: origin, then joined ones
 
 
 class CaptureManager:
@@ -96,8 +110,9 @@ class CaptureManager:
                            f"{call}: stream 0x{stream.handle:x} is already capturing. End that "
                            f"capture (aclmdlRICaptureEnd) before beginning another.")
         self._count += 1
-        model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle)
-        cap = Capture(stream, mode, threading.get_ident(), model)
+        model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
+                      streams=[stream.handle])
+        cap = Capture(stream, mode, threading.get_ident(), model, streams=[stream])
         self.models[model.handle] = model
         self.active[stream.handle] = cap
         stream.capture = cap
@@ -113,6 +128,11 @@ class CaptureManager:
     def end(self, stream: Stream) -> int:
         call = "aclmdlRICaptureEnd"
         cap = self.capturing(stream, call)
+        if cap.stream is not stream:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                           f"{call}: stream 0x{stream.handle:x} joined the capture of stream "
+                           f"0x{cap.stream.handle:x} by waiting on its event; the capture was not "
+                           f"begun here. End it on the origin stream 0x{cap.stream.handle:x}.")
         if cap.mode != RELAXED and cap.thread != threading.get_ident():
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
@@ -126,13 +146,48 @@ class CaptureManager:
                            f"{call}: the capture on stream 0x{stream.handle:x} was invalidated "
                            f"({cap.why_invalid}); its model is destroyed. The stream works "
                            f"normally again: fix the call and capture again.")
+        self._check_joined(cap)
         self._close(cap, keep_model=True)
         cap.model.ready = True
         return cap.model.handle
 
+    def _check_joined(self, cap: Capture) -> None:
+        """Every stream that joined must end with an event record that another stream waited
+        on, and one such wait must be on the origin stream (Context::
+        CheckCaptureModelValidity); otherwise capture end fails and the model is destroyed."""
+        tasks, origin = cap.model.tasks, cap.stream.handle
+        problem, back_home = "", False
+        for s in cap.streams[1:]:
+            mine = [i for i, t in enumerate(tasks) if t.stream == s.handle]
+            last = tasks[mine[-1]] if mine else None
+            if last is None or last.kind != "record":
+                problem = (f"the last task on stream 0x{s.handle:x} is not an event record; "
+                           f"record an event there (acl.rt.record_event)")
+                break
+            ev = last.detail["event"]
+            waiters = {t.stream for t in tasks[mine[-1] + 1:]
+                       if t.kind == "wait" and t.detail.get("event") == ev}
+            if not waiters:
+                problem = (f"stream 0x{s.handle:x} ends with a record of event 0x{ev:x} that no "
+                           f"stream waits on")
+                break
+            back_home = back_home or origin in waiters
+        if not problem and len(cap.streams) > 1 and not back_home:
+            problem = (f"the origin stream 0x{origin:x} waits on no event recorded by the "
+                       f"streams that joined, so their work is not joined back")
+        if problem:
+            self._close(cap, keep_model=False)
+            raise SimError(C.ACL_ERROR_RT_STREAM_UNJOINED,
+                           f"aclmdlRICaptureEnd: {problem}. In a cross-stream capture every "
+                           f"stream that joined (by waiting on a captured event) must come back: "
+                           f"record an ACL_EVENT_SYNC event on it and make the origin stream wait "
+                           f"on that event before capture end. The model is destroyed; capture "
+                           f"again.")
+
     def _close(self, cap: Capture, keep_model: bool) -> None:
         del self.active[cap.stream.handle]
-        cap.stream.capture = None
+        for s in cap.streams:
+            s.capture = None
         if not keep_model:
             del self.models[cap.model.handle]
 
@@ -143,13 +198,74 @@ class CaptureManager:
         return cap.status, cap.model.handle
 
     # ----- what happens on a capturing stream ----------------------------------------------
-    def record(self, cap: Capture, task: Task) -> Task:
-        """Keep ``task`` in the model instead of running it (nothing runs while capturing)."""
+    def record(self, stream: Stream, task: Task) -> Task:
+        """Keep ``task`` in the model instead of running it (nothing runs while capturing);
+        the task keeps the stream it was issued on."""
+        cap = stream.capture
         self.rt.sched.now_us += self.rt.profile.rates.launch_us
         if cap.status == ACTIVE:
-            task.stream, task.seq = cap.stream.handle, len(cap.model.tasks) + 1
+            task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
             cap.model.tasks.append(task)
         return task
+
+    # ----- events in a capture: fork and join across streams -------------------------------
+    @staticmethod
+    def event_capture(e) -> Capture | None:
+        """The capture in progress that recorded ``e`` (Event::IsCapturing), if any."""
+        cap = e.capture
+        return cap if cap is not None and cap.stream.capture is cap else None
+
+    def record_event(self, s: Stream, e, call: str) -> bool:
+        """aclrtRecordEvent on a capturing stream (ApiImpl::EventRecord); True when the
+        capture took it (or, for an event that adds no wait task, silently dropped it)."""
+        cap = s.capture
+        if cap is None or e.flags == C.ACL_EVENT_EXTERNAL:
+            return False            # an EXTERNAL event is recorded as an ordinary task
+        if not e.ex:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
+        if not (e.flags or 0) & _WAITABLE:
+            return True             # the runtime warns and returns success, recording nothing
+        if cap.status == ACTIVE:
+            e.capture = cap
+        self.record(s, Task("record", 0.0, detail={"event": e.handle}))
+        return True
+
+    def wait_event(self, s: Stream, e, call: str) -> bool:
+        """aclrtStreamWaitEvent where a capture is involved (ApiImpl::StreamWaitEvent);
+        True when the capture took the wait. A stream that waits on a captured event joins
+        that capture (fork)."""
+        cap = self.event_capture(e)
+        if cap is not None:
+            if s.default:
+                raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+                               f"{call}: event 0x{e.handle:x} was recorded in the capture of "
+                               f"stream 0x{cap.stream.handle:x}; the default stream cannot join "
+                               f"a capture. Wait on it with a stream from acl.rt.create_stream().")
+            if s.capture is not None and s.capture is not cap:
+                self.invalidate(s.capture, f"{call} linked it to another capture",
+                                C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
+                                f"{call}: stream 0x{s.handle:x} is capturing for stream "
+                                f"0x{s.capture.stream.handle:x}, but event 0x{e.handle:x} was "
+                                f"recorded in the capture of stream 0x{cap.stream.handle:x}; "
+                                f"one event cannot link two captures.")
+            if s.capture is None:
+                s.capture = cap
+                cap.streams.append(s)
+                cap.model.streams.append(s.handle)
+            self.record(s, Task("wait", 0.0, detail={"event": e.handle}))
+            return True
+        if s.capture is None or e.flags == C.ACL_EVENT_EXTERNAL:
+            return False
+        if not e.ex:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
+        if e.stream is not None:
+            raise SimError(C.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
+                           f"{call}: event 0x{e.handle:x} was recorded outside the capture of "
+                           f"stream 0x{s.capture.stream.handle:x}, so the model cannot depend "
+                           f"on it (its record is not in the model). Record the event on a "
+                           f"capturing stream first; to wait on work outside the model use an "
+                           f"ACL_EVENT_EXTERNAL event. The capture stays ACTIVE.")
+        return False
 
     def invalidate(self, cap: Capture, why: str, code: int, message: str) -> None:
         """A failure while recording: the capture is invalidated (aclgraph TerminateCapture)."""
@@ -190,8 +306,7 @@ class CaptureManager:
                 r()
             m.in_flight -= 1
 
-        r = self.rt.profile.rates
-        duration = sum(t.duration_us for t in m.tasks) + r.replay_task_us * len(m.tasks)
+        duration = _critical_path_us(m.tasks, self.rt.profile.rates.replay_task_us)
         return Task("model", duration, run=run, nbytes=sum(t.nbytes for t in m.tasks),
                     uses=tuple(a for t in m.tasks for a in t.uses),   # a free waits for it
                     detail={"model": m.handle, "tasks": len(m.tasks),
@@ -277,6 +392,7 @@ class CaptureManager:
 
     def snapshot(self) -> list[dict]:
         return [{"handle": m.handle, "device": m.device, "stream": m.stream,
+                 "streams": list(m.streams),
                  "ready": m.ready, "executions": m.executions, "in_flight": m.in_flight,
                  "tasks": [_task_row(t) for t in m.tasks]}
                 for m in self.models.values()]
@@ -285,5 +401,30 @@ class CaptureManager:
 def _task_row(t: Task) -> dict:
     """A recorded task as plain data; a copy's direction (its detail "kind") is "direction"."""
     detail = {("direction" if k == "kind" else k): v for k, v in t.detail.items()}
-    return {**detail, "seq": t.seq, "kind": t.kind, "nbytes": t.nbytes,
+    return {**detail, "seq": t.seq, "stream": t.stream, "kind": t.kind, "nbytes": t.nbytes,
             "duration_us": t.duration_us}
+
+
+def _not_capturable(s: Stream, e, call: str) -> str:
+    made = ("aclrtCreateEvent" if e.flags is None
+            else f"aclrtCreateEventWithFlag(0x{e.flags:x})")
+    return (f"{call}: stream 0x{s.handle:x} is capturing, and event 0x{e.handle:x} comes from "
+            f"{made}, which a capture cannot record or wait on. For cross-stream capture create "
+            f"the event with acl.rt.create_event_ex_with_flag(ACL_EVENT_SYNC). The capture stays "
+            f"ACTIVE: nothing was recorded, and aclmdlRICaptureEnd still succeeds.")
+
+
+def _critical_path_us(tasks: list, per_task_us: float) -> float:
+    """A replay's modeled duration: streams of the model run side by side, a wait holds its
+    stream until the captured record it waits on (one launch, so no host cost per task)."""
+    clock: dict[int, float] = {}
+    recorded: dict[int, float] = {}
+    for t in tasks:
+        now = clock.get(t.stream, 0.0) + t.duration_us + per_task_us
+        event = t.detail.get("event")
+        if t.kind == "wait" and event in recorded:
+            now = max(now, recorded[event])
+        elif t.kind == "record":
+            recorded[event] = now
+        clock[t.stream] = now
+    return max(clock.values(), default=0.0)
