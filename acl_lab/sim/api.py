@@ -424,6 +424,40 @@ class Mdl(_Namespace):
         rt.capture.debug_json(_ptr(c, "modelRI", model_ri), os.fspath(path),
                               _int(c, "flags", flags))
 
+    # ----- task groups and model update (aclmdlRICaptureTaskGrp*, aclmdlRICaptureTaskUpdate*)
+    @_api()
+    def ri_capture_task_grp_begin(self, rt, stream):
+        c = "aclmdlRICaptureTaskGrpBegin"
+        rt.capture.group_begin(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+    @_api(0)
+    def ri_capture_task_grp_end(self, rt, stream):
+        c = "aclmdlRICaptureTaskGrpEnd"
+        return rt.capture.group_end(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+    @_api()
+    def ri_capture_task_update_begin(self, rt, stream, handle):
+        c = "aclmdlRICaptureTaskUpdateBegin"
+        s = _explicit_stream(rt, _ptr(c, "stream", stream), c)
+        handle = _ptr(c, "handle", handle)
+        if handle == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: handle is NULL (0).")
+        rt.capture.update_begin(s, handle)
+
+    @_api()
+    def ri_capture_task_update_end(self, rt, stream):
+        c = "aclmdlRICaptureTaskUpdateEnd"
+        rt.capture.update_end(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+
+def _explicit_stream(rt, stream, call: str):
+    """A stream the task-group calls name; NULL is refused (ACL_REQUIRES_NOT_NULL)."""
+    if stream == 0:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: stream is NULL. Task groups live on explicit streams: pass a "
+                       f"stream from acl.rt.create_stream().")
+    return rt.stream(stream, call)
+
 
 class Nn(_Namespace):
     """acl.nn: aclnn operators (two-phase: get workspace size + executor, then launch)"""

@@ -24,7 +24,7 @@ from .. import constants as C
 from .simerror import SimError
 from .streams import Stream, Task
 
-MODEL_BASE = 0x4000_0000
+MODEL_BASE, GROUP_BASE = 0x4000_0000, 0x4800_0000
 GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
@@ -56,6 +56,17 @@ class Model:
 
 
 @dataclass(eq=False)
+class TaskGroup:
+    """aclrtTaskGrp: operator tasks recorded between TaskGrpBegin and TaskGrpEnd, which a
+    later TaskUpdateBegin..End replaces one by one (Context::StreamBeginTaskGrp and after)."""
+    handle: int
+    model: Model
+    tasks: list = field(default_factory=list)
+    error: int = 0                 # the first failure while sampling (SetTaskGroupErrCode)
+    updating: bool = False
+
+
+@dataclass(eq=False)
 class Capture:
     stream: Stream
     mode: int
@@ -71,7 +82,9 @@ class CaptureManager:
         self.rt = rt
         self.models: dict[int, Model] = {}
         self.active: dict[int, Capture] = {}     # stream handle -> capture in progress
+        self.groups: dict[int, TaskGroup] = {}   # closed task groups of live models
         self._count = 0
+        self._group_count = 0
 
     # ----- the thread's capture mode -------------------------------------------------------
     def thread_mode(self) -> int:
@@ -147,6 +160,12 @@ class CaptureManager:
                            f"({cap.why_invalid}); its model is destroyed. The stream works "
                            f"normally again: fix the call and capture again.")
         self._check_joined(cap)
+        if any(s.group_mode == "sample" for s in cap.streams):
+            self._close(cap, keep_model=False)
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: a task group begun with aclmdlRICaptureTaskGrpBegin is still "
+                           f"open. Close it with aclmdlRICaptureTaskGrpEnd before capture end; "
+                           f"the model is destroyed, capture again.")
         self._close(cap, keep_model=True)
         cap.model.ready = True
         return cap.model.handle
@@ -188,8 +207,15 @@ class CaptureManager:
         del self.active[cap.stream.handle]
         for s in cap.streams:
             s.capture = None
+            if s.group_mode == "sample":
+                s.group_mode = s.group = None
         if not keep_model:
-            del self.models[cap.model.handle]
+            self._forget_model(cap.model.handle)
+
+    def _forget_model(self, handle: int) -> None:
+        del self.models[handle]
+        for h in [h for h, g in self.groups.items() if g.model.handle == handle]:
+            del self.groups[h]
 
     def info(self, stream: Stream) -> tuple[int, int]:
         cap = stream.capture
@@ -202,11 +228,103 @@ class CaptureManager:
         """Keep ``task`` in the model instead of running it (nothing runs while capturing);
         the task keeps the stream it was issued on."""
         cap = stream.capture
+        group = stream.group if stream.group_mode == "sample" else None
+        if group is not None and task.kind != "op":   # Stream::PackingTaskGroup
+            group.error = group.error or C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT
+            raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                           f"a {task.kind} task cannot join the task group open on stream "
+                           f"0x{stream.handle:x}: only operator (Cube/Vector core) tasks can. "
+                           f"Issue it before aclmdlRICaptureTaskGrpBegin or after TaskGrpEnd; "
+                           f"TaskGrpEnd will now fail with this code.")
         self.rt.sched.now_us += self.rt.profile.rates.launch_us
         if cap.status == ACTIVE:
             task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
             cap.model.tasks.append(task)
+            if group is not None:
+                group.tasks.append(task)
         return task
+
+    # ----- task groups: record a group, later replace its operators (model update) --------
+    def group_begin(self, stream: Stream) -> None:
+        call = "aclmdlRICaptureTaskGrpBegin"
+        _group_idle(stream, call)
+        cap = self.capturing(stream, call)
+        self._group_count += 1
+        stream.group_mode = "sample"
+        stream.group = TaskGroup(GROUP_BASE + self._group_count * 0x40, cap.model)
+
+    def group_end(self, stream: Stream) -> int:
+        call = "aclmdlRICaptureTaskGrpEnd"
+        if stream.group_mode != "sample":
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: stream 0x{stream.handle:x} has no task group open. Call "
+                           f"aclmdlRICaptureTaskGrpBegin on it first.")
+        cap = self.capturing(stream, call)
+        group = stream.group
+        stream.group_mode = stream.group = None
+        if group.error:
+            raise SimError(group.error, f"{call}: a task issued inside the group failed "
+                           f"(code {group.error}); the group is discarded (handle NULL).")
+        if cap.status == INVALIDATED:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+                           f"{call}: the capture on stream 0x{cap.stream.handle:x} was "
+                           f"invalidated ({cap.why_invalid}); the group is discarded.")
+        self.groups[group.handle] = group
+        return group.handle
+
+    def update_begin(self, stream: Stream, handle: int) -> None:
+        call = "aclmdlRICaptureTaskUpdateBegin"
+        _group_idle(stream, call)
+        group = self.groups.get(handle)
+        if group is None:
+            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
+                           f"{call}: 0x{handle:x} is not a task group of a live model. Use the "
+                           f"handle aclmdlRICaptureTaskGrpEnd returned, before aclmdlRIDestroy.")
+        if group.updating:
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: task group 0x{handle:x} is already being updated by another "
+                           f"stream; one stream at a time.")
+        group.updating = True
+        stream.group_mode, stream.group, stream.update_index = "update", group, 0
+
+    def update_end(self, stream: Stream) -> None:
+        call = "aclmdlRICaptureTaskUpdateEnd"
+        if stream.group_mode != "update":
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: stream 0x{stream.handle:x} is not updating a task group. "
+                           f"Call aclmdlRICaptureTaskUpdateBegin first.")
+        group, done = stream.group, stream.update_index
+        group.updating = False
+        stream.group_mode = stream.group = None
+        if done != len(group.tasks):   # Context::StreamEndTaskUpdate: RT_ERROR_STREAM_TASKGRP_UPDATE
+            raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
+                           f"{call}: task group 0x{group.handle:x} has {len(group.tasks)} task(s) "
+                           f"but {done} were issued in the update; the tasks not replaced keep "
+                           f"their old arguments. Issue one operator per task of the group.")
+
+    def update_task(self, stream: Stream, task: Task, call: str) -> Task:
+        """A launch on a stream in update mode: instead of running, a task on that stream
+        replaces the group's next operator in the model when the stream reaches it."""
+        group = stream.group
+        if task.kind != "op":
+            raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                           f"{call}: stream 0x{stream.handle:x} is updating task group "
+                           f"0x{group.handle:x}; only operator launches update it.")
+        if stream.update_index >= len(group.tasks):   # Stream::UpdateTask
+            raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
+                           f"{call}: task group 0x{group.handle:x} has only {len(group.tasks)} "
+                           f"task(s); this launch has nothing left to replace.")
+        target = group.tasks[stream.update_index]
+        stream.update_index += 1
+
+        def patch() -> None:
+            target.run, target.detail = task.run, {**task.detail, "updated": True}
+            target.uses, target.nbytes, target.duration_us = task.uses, task.nbytes, \
+                task.duration_us
+
+        update = Task("update", 0.0, run=patch, detail={"model": group.model.handle,
+                                                        "task": target.seq})
+        return self.rt.sched.issue(stream, update, self.rt.profile.rates.launch_us)
 
     # ----- events in a capture: fork and join across streams -------------------------------
     @staticmethod
@@ -299,11 +417,12 @@ class CaptureManager:
                                    f"uses 0x{a.ptr:x} ({a.size} B from {a.api}), which was "
                                    f"freed after capture. Resources of captured tasks must "
                                    f"stay valid until aclmdlRIDestroy; nothing ran.")
-        runs = [t.run for t in m.tasks if t.run is not None]
+        tasks = list(m.tasks)
 
-        def run() -> None:
-            for r in runs:
-                r()
+        def run() -> None:       # each task's effect is looked up now: an update may replace it
+            for t in tasks:
+                if t.run is not None:
+                    t.run()
             m.in_flight -= 1
 
         duration = _critical_path_us(m.tasks, self.rt.profile.rates.replay_task_us)
@@ -353,7 +472,7 @@ class CaptureManager:
             for s in self.rt.all_streams():
                 if any(t.detail.get("model") == handle for t in s.pending):
                     self.rt.sched.wait_stream(s)
-        del self.models[handle]
+        self._forget_model(handle)
 
     def drop(self, gone) -> None:
         """Contexts or a device are torn down: captures on their streams end, and the models
@@ -361,7 +480,7 @@ class CaptureManager:
         for cap in [c for c in self.active.values() if gone(c.model)]:
             self._close(cap, keep_model=False)
         for h in [h for h, m in self.models.items() if gone(m)]:
-            del self.models[h]
+            self._forget_model(h)
 
     def debug_json(self, handle: int, path: str, flags: int) -> None:
         call = "aclmdlRIDebugJsonPrint"
@@ -428,3 +547,11 @@ def _critical_path_us(tasks: list, per_task_us: float) -> float:
             recorded[event] = now
         clock[t.stream] = now
     return max(clock.values(), default=0.0)
+
+
+def _group_idle(stream: Stream, call: str) -> None:
+    if stream.group_mode is not None:
+        raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                       f"{call}: stream 0x{stream.handle:x} is already "
+                       f"{'recording' if stream.group_mode == 'sample' else 'updating'} a task "
+                       f"group. End that first (TaskGrpEnd / TaskUpdateEnd).")

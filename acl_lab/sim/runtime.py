@@ -390,7 +390,11 @@ class Runtime:
             return
         # an event never recorded is complete: the wait lets the stream go on at once
         wait = (e.stream, e.seq, e.ts_us) if e.stream is not None else None
-        self.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
+        # in a model, an EXTERNAL event's wait holds each replay until the event's latest
+        # record outside the model has run (the official model_ri/1_model_update pattern)
+        run = (lambda: e.stream is not None and self.sched.run_until(e.stream, e.seq)) \
+            if s.capture is not None else None
+        self.issue(s, Task("wait", 0.0, run=run, wait_for=wait, detail={"event": handle}),
                    "aclrtStreamWaitEvent")
 
     def synchronize_event(self, handle: int) -> None:
@@ -470,6 +474,8 @@ class Runtime:
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
         """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        if stream.group_mode == "update":
+            return self.capture.update_task(stream, task, call)
         if stream.capture is not None:
             return self.capture.record(stream, task)
         cap = self.capture.restricting(stream.device) if stream.default else None

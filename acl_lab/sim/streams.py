@@ -39,6 +39,9 @@ class Stream:
         self.capture = None    # the capture recording this stream, if any (capture.py)
         self.priority, self.flags = 0, 0          # aclrtCreateStreamWithConfig
         self.failure_mode = 0                      # aclrtSetStreamFailureMode
+        self.group_mode = None   # "sample" (TaskGrpBegin..End) or "update" (TaskUpdateBegin..End)
+        self.group = None        # the task group being sampled or updated (capture.py)
+        self.update_index = 0    # next task of the group an update launch replaces
 
     def __repr__(self) -> str:
         return f"Stream(0x{self.handle:x}{', default' if self.default else ''})"

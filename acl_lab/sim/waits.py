@@ -58,9 +58,14 @@ def reset_event(rt, handle: int, stream: int) -> None:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                        f"{call}: stream 0x{s.handle:x} is capturing and event 0x{handle:x} "
                        f"cannot be captured. The capture stays ACTIVE.")
-    rt.issue(s, Task("reset", 0.0, detail={"event": handle}), call)
-    if s.capture is None:
+    def forget_record() -> None:
         e.stream, e.seq, e.ts_us = None, 0, None
+
+    # on a plain stream the reset takes effect in issue order; in a model, at every replay
+    rt.issue(s, Task("reset", 0.0, run=forget_record if s.capture is not None else None,
+                     detail={"event": handle}), call)
+    if s.capture is None:
+        forget_record()
 
 
 def event_timestamp_us(rt, handle: int) -> int:
