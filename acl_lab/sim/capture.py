@@ -474,6 +474,13 @@ class CaptureManager:
                     self.rt.sched.wait_stream(s)
         self._forget_model(handle)
 
+    def discard(self, tasks) -> None:
+        """Queued replays thrown away (aclrtDestroyStreamForce) are no longer in flight."""
+        for t in tasks:
+            m = self.models.get(t.detail.get("model")) if t.kind == "model" else None
+            if m is not None:
+                m.in_flight -= 1
+
     def drop(self, gone) -> None:
         """Contexts or a device are torn down: captures on their streams end, and the models
         ``gone(model)`` names are destroyed with them (as the runtime's teardown does)."""

@@ -321,6 +321,7 @@ class Runtime:
         s = self.stream(handle, call)
         self._not_capturing(s, call)
         if force:
+            self.capture.discard(s.pending)
             s.pending.clear()
         else:
             self.sched.wait_stream(s)   # the device finishes what was queued
