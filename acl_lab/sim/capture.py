@@ -362,10 +362,10 @@ class CaptureManager:
             if s.capture is not None and s.capture is not cap:
                 self.invalidate(s.capture, f"{call} linked it to another capture",
                                 C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
-                                f"{call}: stream 0x{s.handle:x} is capturing for stream "
-                                f"0x{s.capture.stream.handle:x}, but event 0x{e.handle:x} was "
-                                f"recorded in the capture of stream 0x{cap.stream.handle:x}; "
-                                f"one event cannot link two captures.")
+                                f"{call}: stream 0x{s.handle:x} is in the capture begun on "
+                                f"stream 0x{s.capture.stream.handle:x}, but event "
+                                f"0x{e.handle:x} was recorded in the capture of stream "
+                                f"0x{cap.stream.handle:x}; one event cannot link two captures.")
             if s.capture is None:
                 s.capture = cap
                 cap.streams.append(s)
