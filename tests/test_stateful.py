@@ -922,8 +922,7 @@ class AclMachine(RuleBasedStateMachine):
                 if s.capture is None:
                     s.capture = mine
                     mine.joined.append(s)
-                if mine.status == ACTIVE:
-                    mine.log.append((s.handle, "wait", e.handle))
+                self.mark(mine, s, "wait", e)
             return join
         if cap is None:
             return None
@@ -933,18 +932,23 @@ class AclMachine(RuleBasedStateMachine):
             if e.rec is not None:
                 raise Fail(C.ACL_ERROR_RT_CAPTURE_DEPENDENCY)
 
-            def plain_wait(_):
-                if cap.status == ACTIVE:
-                    cap.log.append((s.handle, "wait", e.handle))
-            return plain_wait
+            return lambda _: self.mark(cap, s, "wait", e)
         if not e.flags & C.ACL_EVENT_SYNC:
             return lambda _: None          # the runtime records nothing and says success
 
         def captured(_):
             if cap.status == ACTIVE:
                 e.capture = cap
-                cap.log.append((s.handle, "record", e.handle))
+            self.mark(cap, s, "record", e)
         return captured
+
+    @staticmethod
+    def mark(cap: Cap, s: Strm, kind: str, e: Evt) -> None:
+        """An event record or wait the capture took: a task of the model (with no effect on
+        bytes), and a step of its fork/join log."""
+        if cap.status == ACTIVE:
+            cap.graph.templates.append(([], [], lambda: None))
+            cap.log.append((s.handle, kind, e.handle))
 
     @rule(data=st.data())
     @needs("events")
