@@ -577,3 +577,93 @@ def test_model_ri_model_update(acl, capsys):
         "[INFO]  Update alpha value of aclnnAdd",
         "[INFO]  The vector data is: 7.6000  8.6000  9.6000  10.6000  11.6000  12.6000  13.6000  "
         "14.6000"]
+
+
+# ----- 1_basic_features/memory/0..6: one int copied between host and device -----------------
+MEMORY_EXAMPLES = {
+    # name: (source location, destination location, async, README lines after "Write")
+    "0_h2h_memory_copy": ("host", "host", False,
+                          ["[INFO]  Source data: 123", "[INFO]  Copy memory from memory 0x... to "
+                           "memory 0x...", "[INFO]  Destination data: 123"]),
+    "1_h2d_sync_memory_copy": ("host", "device", False,
+                               ["[INFO]  Source data: 123", "[INFO]  Copy memory from memory 0x... "
+                                "to memory 0x...", "Destination data: 123"]),
+    "2_h2d_async_memory_copy": ("host", "device", True,
+                                ["[INFO]  Source data: 123", "[INFO]  Copy memory from memory "
+                                 "0x... to memory 0x...", "Destination data: 123"]),
+    "3_d2h_sync_memory_copy": ("device", "host", False,
+                               ["[INFO]  Copy memory from memory 0x... to memory 0x...",
+                                "[INFO]  Destination data: 123", "Source data: 123"]),
+    "4_d2h_async_memory_copy": ("device", "host", True,
+                                ["[INFO]  Copy memory from memory 0x... to memory 0x...",
+                                 "[INFO]  Destination data: 123", "Source data: 123"]),
+    "5_d2d_sync_memory_copy": ("device", "device", False,
+                               ["[INFO]  Copy memory from memory 0x... to memory 0x...",
+                                "Source data: 123", "Destination data: 123"]),
+    "6_d2d_async_memory_copy": ("device", "device", True,
+                                ["[INFO]  Copy memory from memory 0x... to memory 0x...",
+                                 "Source data: 123", "Destination data: 123"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MEMORY_EXAMPLES))
+def test_memory_copy_examples(acl, capsys, name):
+    """The examples write 123 with a kernel (WriteDo) and print device values from kernels
+    (ReadDo, lines without "[INFO]"); here an async copy from pinned memory writes, and the
+    values are read back after synchronizing. The printed lines are the README's."""
+    src_loc, dst_loc, is_async, after_write = MEMORY_EXAMPLES[name]
+    size = 4
+    check(acl.init(), "aclInit")
+    check(acl.rt.set_device(0), "aclrtSetDevice")
+    stream, ret = acl.rt.create_stream()
+    check(ret, "aclrtCreateStream")
+
+    def alloc(loc):
+        ptr, ret = (acl.rt.malloc_host(size) if loc == "host"
+                    else acl.rt.malloc(size, C.ACL_MEM_MALLOC_HUGE_FIRST))
+        check(ret, "aclrtMallocHost" if loc == "host" else "aclrtMalloc")
+        info(f"Allocate memory on the {loc} memory 0x{ptr:x} successfully")
+        return ptr
+
+    def value(ptr, loc) -> int:
+        if loc == "host":
+            return int(acl.util.ptr_to_numpy(ptr, (1,), np.dtype(np.int32).num)[0])
+        out = np.zeros(1, np.int32)
+        check(acl.rt.memcpy(acl.util.numpy_to_ptr(out), size, ptr, size, D2H), "aclrtMemcpy")
+        return int(out[0])
+
+    src, dst = alloc(src_loc), alloc(dst_loc)
+    if src_loc == "host":
+        acl.util.ptr_to_numpy(src, (1,), np.dtype(np.int32).num)[0] = 123
+    else:                                                  # WriteDo, a device-side write
+        staging, ret = acl.rt.malloc_host(size)
+        check(ret, "aclrtMallocHost")
+        acl.util.ptr_to_numpy(staging, (1,), np.dtype(np.int32).num)[0] = 123
+        check(acl.rt.memcpy_async(src, size, staging, size, H2D, stream), "aclrtMemcpyAsync")
+        check(acl.rt.synchronize_stream(stream), "aclrtSynchronizeStream")
+    word = "address" if name.startswith("0_") else "memory"
+    info(f"Write the data 123 to the virtual {word} 0x{src:x}")
+    kind = {("host", "host"): C.ACL_MEMCPY_HOST_TO_HOST, ("host", "device"): H2D,
+            ("device", "host"): D2H, ("device", "device"): D2D}[(src_loc, dst_loc)]
+    printed = {"src": f"Source data: {value(src, src_loc)}"}
+    if is_async:
+        check(acl.rt.memcpy_async(dst, size, src, size, kind, stream), "aclrtMemcpyAsync")
+        check(acl.rt.synchronize_stream(stream), "aclrtSynchronizeStream")
+    else:
+        check(acl.rt.memcpy(dst, size, src, size, kind), "aclrtMemcpy")
+    printed["dst"] = f"Destination data: {value(dst, dst_loc)}"
+    for line in after_write:
+        if line.startswith("[INFO]  Copy"):
+            info(f"Copy memory from memory 0x{src:x} to memory 0x{dst:x}")
+        else:
+            text = printed["src" if "Source" in line else "dst"]
+            print(f"[INFO]  {text}" if line.startswith("[INFO]") else text)
+    check(acl.rt.destroy_stream_force(stream), "aclrtDestroyStreamForce")
+    for ptr, loc in ((src, src_loc), (dst, dst_loc)):
+        check(acl.rt.free_host(ptr) if loc == "host" else acl.rt.free(ptr), "aclrtFree")
+    check(acl.rt.reset_device_force(0), "aclrtResetDeviceForce")
+    check(acl.finalize(), "aclFinalize")
+    first = [f"[INFO]  Allocate memory on the {loc} memory 0x... successfully"
+             for loc in (src_loc, dst_loc)]
+    assert matches(lines(capsys), first + [
+        f"[INFO]  Write the data 123 to the virtual {word} 0x..."] + after_write)
