@@ -145,10 +145,23 @@ def test_external_event_cannot_be_synchronized_or_timed(acl, stream):
     assert acl.rt.event_get_timestamp(e)[1] == C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 
 
-def test_waiting_on_an_event_never_recorded_does_not_block(acl, stream):
-    """aclrtStreamWaitEvent on an event with no record: the stream goes on at once."""
+def test_waiting_on_a_plain_event_never_recorded_is_refused(acl, stream):
+    """Event::Wait (hicann/runtime event.cc): an event without ACL_EVENT_SYNC / EXTERNAL that
+    was never recorded -> RT_ERROR_INVALID_VALUE (107000); once recorded (even if reset
+    since), waiting is fine."""
+    e = event(acl)
+    assert acl.rt.stream_wait_event(stream, e) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert "never been recorded" in acl.get_recent_err_msg()
+    assert acl.rt.record_event(e, stream) == 0
+    assert acl.rt.reset_event(e, stream) == 0
+    assert acl.rt.stream_wait_event(stream, e) == 0
+
+
+def test_waiting_on_an_ex_event_never_recorded_does_not_block(acl, stream):
+    """Event::WaitSendCheck: an aclrtCreateEventExWithFlag event not recorded yet ->
+    success, the stream goes on at once ("wait first, return suc")."""
     buf = dev(acl)
-    assert acl.rt.stream_wait_event(stream, event(acl)) == 0
+    assert acl.rt.stream_wait_event(stream, event(acl, SYNC, ex=True)) == 0
     assert acl.rt.memset_async(buf, N, 3, N, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert read(acl, buf, N) == bytes([3]) * N

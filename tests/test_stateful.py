@@ -150,6 +150,7 @@ class Evt:
     flags: int | None = None      # aclrtCreateEventWithFlag's flag (None: aclrtCreateEvent)
     ex: bool = False              # made by aclrtCreateEventExWithFlag: a capture can take it
     capture: Cap | None = None    # the capture that recorded it (while that capture lasts)
+    ever: bool = False            # recorded on a stream at least once (Event::HasRecord)
 
     def captured(self) -> Cap | None:
         cap = self.capture
@@ -967,7 +968,7 @@ class AclMachine(RuleBasedStateMachine):
 
             def effect(_):
                 m.run(s.key, [], [], lambda: None)
-                e.rec, e.clock_done = (s.key, m.issued[s.key]), False
+                e.rec, e.clock_done, e.ever = (s.key, m.issued[s.key]), False, True
             return effect
         self.call(plan, self.acl.rt.record_event, h, sh)
 
@@ -985,6 +986,8 @@ class AclMachine(RuleBasedStateMachine):
             taken = self.event_into_capture(s, e, waiting=True)
             if taken is not None:
                 return taken
+            if not (e.ever or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)     # Event::Wait: never recorded
             self.check_task_stream(s)
 
             def effect(_):

@@ -382,14 +382,21 @@ class Runtime:
             return
         task = self.issue(s, Task("record", 0.0, detail={"event": handle}), "aclrtRecordEvent")
         if s.capture is None:       # an EXTERNAL event recorded into a model is not recorded now
-            e.stream, e.seq, e.ts_us = s, task.seq, task.end_us
+            e.stream, e.seq, e.ts_us, e.recorded = s, task.seq, task.end_us, True
 
     def stream_wait_event(self, stream: int, handle: int) -> None:
         s = self.stream(stream, "aclrtStreamWaitEvent")
         e = self.event(handle, "aclrtStreamWaitEvent")
         if self.capture.wait_event(s, e, "aclrtStreamWaitEvent"):
             return
-        # an event never recorded is complete: the wait lets the stream go on at once
+        if not (e.recorded or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"aclrtStreamWaitEvent: event 0x{handle:x} has never been recorded, so "
+                           f"there is nothing to wait for. Record it first (acl.rt.record_event) "
+                           f"on the stream whose work must come first, then wait on it.")
+        # an event from aclrtCreateEventExWithFlag not recorded yet lets the stream go on at
+        # once (Event::WaitSendCheck); a SYNC / EXTERNAL one is waited for its next record on
+        # hardware, which the simulator does not model: it goes on at once too
         wait = (e.stream, e.seq, e.ts_us) if e.stream is not None else None
         # in a model, an EXTERNAL event's wait holds each replay until the event's latest
         # record outside the model has run (the official model_ri/1_model_update pattern)

@@ -58,6 +58,7 @@ class Event:
         self.capture = None                  # the capture that recorded it, while capturing
         self.waited_by: set[int] = set()     # streams that waited on its captured record
         self.stream: Stream | None = None   # where it was last recorded
+        self.recorded = False                # ever recorded on a stream (Event::HasRecord)
         self.seq = 0                         # position of the record task on that stream
         self.ts_us: float | None = None      # modeled time the stream reaches the record
 
