@@ -7,6 +7,19 @@ ShortOP, LongOP: "add one to an int", "double it"), the translation issues the s
 arithmetic as an aclnn operator on the same stream, and stands for "long" with copies that
 take modeled milliseconds; the printed lines are the README's. Values the README leaves as
 "..." (timestamps, times) are checked for shape and order, not digits.
+
+Here: 0_quickstart/1_error_handling; 1_basic_features/device/{0_device_normal, 2_device_P2P},
+event/{0_event_status, 1_event_timestamp}, memory/0..6, stream/{0_simple_stream,
+2_multi_stream (its stream and event parts)}; 2_advanced_features/model_ri/{0_simple_model,
+1_model_update}. Not here, because the simulator has no such call: 0_hello_cann and
+2_system_info (data buffers, version and fp16 helpers: another issue), context/0_context_query
+(aclrtCtxGetCurrentDefaultStream, aclrtGetResInCurrentThread), device/1_device_multi_thread
+(device info and resource limits), stream/1_stream_with_failure_mode (a failing kernel,
+aclrtStreamStop/Abort), stream/3_stream_config_query (stream config handles), the notify part
+of stream/2_multi_stream, memory/7..12 (physical memory, value wait/write, IPC),
+model_ri/2_model_switch and 3_cond_model (aclmdlRIBuild*, condition tasks) and
+4_model_sync_external (aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag, which pyACL
+does not bind); custom-kernel examples (0_quickstart/4_custom_kernel_launch).
 """
 from __future__ import annotations
 
@@ -667,3 +680,31 @@ def test_memory_copy_examples(acl, capsys, name):
              for loc in (src_loc, dst_loc)]
     assert matches(lines(capsys), first + [
         f"[INFO]  Write the data 123 to the virtual {word} 0x..."] + after_write)
+
+
+# ----- 1_basic_features/device/0_device_normal ----------------------------------------------
+def test_device_normal(acl, capsys):
+    info("Start to run device_normal sample.")
+    check(acl.init(), "aclInit")
+    check(acl.rt.set_device(0), "aclrtSetDevice")
+    stream, ret = acl.rt.create_stream()
+    check(ret, "aclrtCreateStream")
+    dev = Device(acl)
+    self_ptr, self_t = dev.tensor((4, 2), F32, np.arange(8))
+    other_ptr, other_t = dev.tensor((4, 2), F32, [1, 1, 1, 2, 2, 2, 3, 3])
+    out_ptr, out_t = dev.tensor((4, 2), F32, np.zeros(8))
+    dev.add(self_t, other_t, 1.2, out_t, stream)
+    check(acl.rt.synchronize_stream(stream), "aclrtSynchronizeStream")
+    for i, v in enumerate(dev.read(out_ptr, 8)):
+        info(f"result[{i}] is: {v:f}")
+    check(acl.rt.synchronize_device(), "aclrtSynchronizeDevice")
+    for p in (self_ptr, other_ptr, out_ptr):
+        check(acl.rt.free(p), "aclrtFree")
+    check(acl.rt.destroy_stream(stream), "aclrtDestroyStream")
+    check(acl.rt.reset_device_force(0), "aclrtResetDeviceForce")
+    check(acl.finalize(), "aclFinalize")
+    info("Run the device_normal sample successfully.")
+    assert lines(capsys) == ["[INFO]  Start to run device_normal sample."] + [
+        f"[INFO]  result[{i}] is: {v}" for i, v in enumerate(
+            ["1.200000", "2.200000", "3.200000", "5.400000", "6.400000", "7.400000",
+             "9.600000", "10.600000"])] + ["[INFO]  Run the device_normal sample successfully."]
