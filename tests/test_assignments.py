@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from acl_lab import assignments
+from acl_lab import assignments, exercises
 from acl_lab.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,6 +104,14 @@ def test_student_copy_runs_and_every_check_says_not_yet(tree):
     for cell in exercises:
         assert [o.output_type for o in cell.outputs] == ["execute_result"]
         assert "not yet" in cell.outputs[0]["data"]["text/plain"]
+
+
+def test_last_is_the_latest_result_of_each_exercise(acl):
+    failed = exercises.check("00.1", acl, 99)
+    assert exercises.last("00.1") is failed and not failed
+    count, _ = acl.rt.get_device_count()
+    passed = exercises.check("00.1", acl, count)
+    assert exercises.last("00.1") is passed and passed
 
 
 def test_unknown_chapter_is_an_error_not_an_empty_tree(tmp_path, capsys):

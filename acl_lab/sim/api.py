@@ -64,8 +64,7 @@ def _api(*fail):
             if not fail:
                 return C.ACL_SUCCESS
             return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
-        wrapper.failed = lambda code, message: _failure(fail, code)
-        return wrapper
+        return _fails(*fail)(wrapper)
     return deco
 
 
@@ -75,8 +74,8 @@ def _failure(fail: tuple, code: int):
 
 
 def _fails(*fail):
-    """Mark a hand-written facade function with its failure shape, as ``_api`` marks its own:
-    ``fn.failed(code, message)`` is what the call returns when it fails (acl_lab.inject)."""
+    """Mark a facade function with its failure shape: ``fn.failed(code, message)`` is what
+    the call returns when it fails with ``code`` (acl_lab.inject imitates failures with it)."""
     def mark(fn):
         fn.failed = lambda code, message: _failure(fail, code)
         return fn
