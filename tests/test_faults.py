@@ -49,6 +49,42 @@ def test_each_call_fails_in_its_pyacl_shape(acl, name, args, expected):
     assert "injected fault" in acl.get_recent_err_msg()
 
 
+def _injectable() -> list[str]:
+    from acl_lab.sim.api import FACADE, failure
+    names = [f"{ns}.{fn}" if ns else fn for ns, cls in FACADE.items() for fn in dir(cls)
+             if not fn.startswith("_")]
+    return [n for n in names if failure(n) is not None]
+
+
+def test_every_facade_call_that_can_fail_can_be_injected_and_changes_nothing(acl):
+    names = _injectable()
+    assert len(names) > 80 and {"rt.malloc", "mdl.ri_capture_end", "init"} <= set(names)
+    stream, _ = acl.rt.create_stream()
+    before = acl_lab.snapshot()
+    for name in names:
+        acl_lab.inject(name, code=C.ACL_ERROR_FAILURE)
+        fn = acl
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        try:
+            result = fn()           # an injected call never runs, so it needs no arguments
+        except AclLabError as e:    # the util reads fail by raising, as they do for real
+            assert name.startswith("util.ptr_to_") and e.code == C.ACL_ERROR_FAILURE
+            continue
+        call = acl_lab.tracer().calls[-1]
+        assert call.name == name and call.injected and acl_lab.inject.faults == []
+        if isinstance(result, tuple):
+            assert result[-1] == C.ACL_ERROR_FAILURE and not any(result[:-1]), name
+        else:
+            assert result in (C.ACL_ERROR_FAILURE, 0, "", C.ACL_DT_UNDEFINED,
+                              C.ACL_FORMAT_UNDEFINED), name
+        assert "injected fault" in acl.get_recent_err_msg()
+    after = acl_lab.snapshot()
+    for key in ("allocations", "pools", "streams", "events", "contexts", "devices"):
+        assert after[key] == before[key], key
+    assert acl.rt.destroy_stream(stream) == 0
+
+
 def test_util_read_raises_as_its_real_failure_does(acl):
     ptr, _ = acl.rt.malloc_host(64)
     acl_lab.inject("util.ptr_to_bytes", code=C.ACL_ERROR_INVALID_PARAM)
