@@ -63,6 +63,22 @@ def _lookup(exercise_id: str):
 
 
 def check(exercise_id: str, *args, **kwargs) -> Result:
+    """Run the check for ``exercise_id`` on the learner's answer (see ``_run``); the result
+    is kept for ``last``."""
+    result = _LAST[exercise_id] = _run(exercise_id, *args, **kwargs)
+    return result
+
+
+def last(exercise_id: str) -> Result | None:
+    """The result of the latest check of ``exercise_id`` in this process, None before any:
+    an nbgrader grade cell reads it where the solution releases what the check looked at."""
+    return _LAST.get(exercise_id)
+
+
+_LAST: dict[str, Result] = {}
+
+
+def _run(exercise_id: str, *args, **kwargs) -> Result:
     """Run the check for ``exercise_id`` on the learner's answer. A wrong or unfinished
     answer (the placeholder ``...``, a value of the wrong type, code of the learner's that
     raises) fails with a hint; an exception inside the check itself is a bug in the kit and

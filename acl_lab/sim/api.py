@@ -74,12 +74,42 @@ def _api(*fail):
                     result = fn(self, rt, *args, **kwargs)
                 except SimError as e:
                     rt.last_error, rt.last_code = e.message, e.code
-                    return (*fail, e.code) if fail else e.code
+                    return _failure(fail, e.code)
             if not fail:
                 return C.ACL_SUCCESS
             return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
-        return wrapper
+        return _fails(*fail)(wrapper)
     return deco
+
+
+def _failure(fail: tuple, code: int):
+    """A failed call's result: ``code``, after the values it would have produced."""
+    return (*fail, code) if fail else code
+
+
+def _fails(*fail):
+    """Mark a facade function with its failure shape: ``fn.failed(code, message)`` is what
+    the call returns when it fails with ``code`` (acl_lab.inject imitates failures with it)."""
+    def mark(fn):
+        fn.failed = lambda code, message: _failure(fail, code)
+        return fn
+    return mark
+
+
+def _fails_as(value):
+    """Mark a call that returns a bare value (C returns it directly): ``value`` on failure."""
+    def mark(fn):
+        fn.failed = lambda code, message: value
+        return fn
+    return mark
+
+
+def _fails_raising(fn):
+    """Mark a util read: where it cannot read, it raises AclLabError (real pyACL crashes)."""
+    def failed(code, message):
+        raise AclLabError(code, message)
+    fn.failed = failed
+    return fn
 
 
 class _Namespace:
@@ -100,7 +130,7 @@ def _value(default):
                 except SimError as e:
                     rt.last_error = e.message
                     return default
-        return wrapper
+        return _fails_as(default)(wrapper)
     return deco
 
 
@@ -386,6 +416,7 @@ class _Callbacks:
         rt.callbacks.launch(fn, user_data, _int(c, "blockType", block_type),
                             _ptr(c, "stream", stream))
 
+    @_fails()
     def process_report(self, timeout):
         """Run the next callback for this thread; the function runs without the simulator's
         lock, so it may call any acl function (as callbacks do: copy results, post-process)."""
@@ -407,6 +438,7 @@ class _Callbacks:
 class _Threads:
     """acl.util.start_thread / stop_thread: pyACL's helper threads for callback processing."""
 
+    @_fails(0)
     def start_thread(self, fn, args_list):
         """(thread_id, ret): run ``fn(args_list)`` on a new thread; the id is the one
         subscribe_report and process_report know it by."""
@@ -418,6 +450,7 @@ class _Threads:
         self._started()[t.ident] = t
         return t.ident, C.ACL_SUCCESS
 
+    @_fails()
     def stop_thread(self, thread_id):
         """ret: wait for the thread to finish (its function must return: set your exit flag
         first). A thread still running after a minute is left alone and reported."""
@@ -700,7 +733,7 @@ def _creator(fn):
             except SimError as e:
                 rt.last_error, rt.last_code = e.message, e.code
                 return 0
-    return wrapper
+    return _fails_as(0)(wrapper)
 
 
 def _ints(call: str, name: str, values) -> tuple:
@@ -898,6 +931,7 @@ class Media(_Namespace):
 class Util(_Namespace, _Threads):
     """acl.util: moving between Python objects and pointers"""
 
+    @_fails_as(0)
     def numpy_to_ptr(self, array):
         """Register ``array`` as pageable host memory; its address (0 if it cannot be used)."""
         if not isinstance(array, np.ndarray):
@@ -911,6 +945,7 @@ class Util(_Namespace, _Threads):
                 return 0
             return rt.memory.register(array)
 
+    @_fails_as(0)
     def bytes_to_ptr(self, data):
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"bytes_to_ptr: expected bytes or bytearray, not {type(data).__name__}")
@@ -933,6 +968,7 @@ class Util(_Namespace, _Threads):
                               f"acl.rt.memcpy(..., ACL_MEMCPY_DEVICE_TO_HOST).")
         return a.view(ptr - a.ptr, nbytes)
 
+    @_fails_raising
     def ptr_to_numpy(self, ptr, shape, npy_type):
         call = "ptr_to_numpy"
         dtype = NPY_TYPES.get(npy_type)
@@ -945,6 +981,7 @@ class Util(_Namespace, _Threads):
             raw = self._host_bytes(rt, ptr, int(np.prod(shape)) * dtype.itemsize, call)
             return raw.view(dtype).reshape(shape)
 
+    @_fails_raising
     def ptr_to_bytes(self, ptr, size):
         rt = self._sim.rt
         with rt.lock:
@@ -1008,3 +1045,14 @@ class Simulator:
 
     def reset(self, profile: Profile | None = None) -> None:
         self.rt = Runtime(profile or self.rt.profile)
+
+
+FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "media": Media, "util": Util}
+
+
+def failure(name: str):
+    """How the pyACL call ``name`` ("rt.malloc") fails: ``failed(code, message)`` giving its
+    result, or None for a call without a failure result. The facade's shapes are pyACL's,
+    so acl_lab.inject imitates a failure with them on every backend."""
+    namespace, _, fn = name.rpartition(".")
+    return getattr(getattr(FACADE.get(namespace), fn, None), "failed", None)
