@@ -9,10 +9,10 @@ Heavy pieces (the simulator, numpy, widgets) load on first use, so importing sta
 from __future__ import annotations
 
 from . import constants
-from .errors import AclLabError, explain
+from .errors import AclLabError, SimulatorLimit, explain
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
-           "constants"]
+           "SimulatorLimit", "constants"]
 __version__ = "0.1.0"
 
 _active = None   # (Backend, Traced acl, Trace) of the last load()

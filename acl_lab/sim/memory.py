@@ -7,6 +7,8 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 """
 from __future__ import annotations
 
+import ctypes
+import sys
 import weakref
 from dataclasses import dataclass, field
 
@@ -18,6 +20,7 @@ from ..memory_rules import c_name, free_refusal, range_refusal, root_array
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
+from .hostram import HostRam
 from .simerror import SimError
 from .storage import LazyStorage
 
@@ -32,10 +35,10 @@ _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P
 class Pool:
     """One page pool: an address range, its free list and its lazily stored bytes."""
 
-    def __init__(self, spec: PoolSpec, device: int | None, base: int):
+    def __init__(self, spec: PoolSpec, device: int | None, base: int, ram: HostRam):
         self.spec, self.device, self.base = spec, device, base
         self.blocks = FreeList(base, spec.size)
-        self.storage = LazyStorage(spec.size, salt=base // GiB * 37)
+        self.storage = LazyStorage(spec.size, salt=base // GiB * 37, ram=ram)
 
     @property
     def label(self) -> str:
@@ -55,6 +58,7 @@ class Allocation:
     pinned: bool = False
     policy: int | None = None
     _owner: object = field(default=None, repr=False)  # pageable: (weak)ref to the array / bytes
+    read_only_spans: list = field(default_factory=list, repr=False)  # (offset, n) of read-only views
 
     @property
     def end(self) -> int:
@@ -64,16 +68,44 @@ class Allocation:
         o = self._owner
         return o() if isinstance(o, weakref.ref) else o
 
-    @property
-    def read_only(self) -> bool:
-        """Pageable memory Python will not let anyone write (bytes, a read-only array)."""
-        return self.pool is None and memoryview(self.owner()).readonly
+    def alive(self) -> bool:
+        """Does the program still hold the array / bytes this registration points into?
+        (pyACL keeps no reference: bytes_to_ptr memory lives as long as the caller keeps it.)"""
+        o = self._owner
+        if isinstance(o, weakref.ref):
+            return o() is not None
+        return o is None or sys.getrefcount(self._owner) > _HELD_ONLY_BY_US
 
-    def view(self, offset: int, n: int) -> np.ndarray:
-        """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
+    def read_only(self, offset: int, n: int) -> bool:
+        """May nobody write [offset, offset+n)? A read-only array or view, and the one-byte
+        bytes objects every Python program shares (writing them corrupts the interpreter)."""
         if self.pool is not None:
-            return self.pool.storage.view(self.ptr - self.pool.base + offset, n)
+            return False
+        o = self.owner()
+        if not isinstance(o, np.ndarray):
+            return isinstance(o, bytes) and len(o) <= 1
+        return not o.flags.writeable or any(
+            lo < offset + n and offset < lo + size for lo, size in self.read_only_spans)
+
+    def view(self, offset: int, n: int, overwrite: bool = False, call: str = "") -> np.ndarray:
+        """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation (``overwrite``:
+        the caller writes every byte, so fresh memory needs no garbage first)."""
+        if self.pool is not None:
+            return self.pool.storage.view(self.ptr - self.pool.base + offset, n, overwrite, call)
         return _flat_bytes(self.owner())[offset:offset + n]
+
+    def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
+        """Copy ``n`` bytes at ``offset`` into ``out`` (fresh memory is not touched by reading)."""
+        if self.pool is not None:
+            self.pool.storage.read_into(self.ptr - self.pool.base + offset, n, out)
+        else:
+            out[:] = _flat_bytes(self.owner())[offset:offset + n]
+
+    def fresh_bytes(self, offset: int, n: int) -> int:
+        """Host RAM writing [offset, offset+n) would newly take."""
+        if self.pool is None:
+            return 0
+        return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
     def describe(self) -> str:
         where = self.pool.label if self.pool else "pageable host memory"
@@ -81,9 +113,25 @@ class Allocation:
 
 
 def _flat_bytes(obj) -> np.ndarray:
+    """The bytes of a registered object as a uint8 array, writable where pyACL writes too: a
+    ``bytes`` object is written in place, as pyACL does through bytes_to_ptr's pointer."""
     if isinstance(obj, np.ndarray):
         return obj.reshape(-1).view(np.uint8)
+    if isinstance(obj, bytes) and obj:
+        raw = (ctypes.c_uint8 * len(obj)).from_address(
+            ctypes.cast(ctypes.c_char_p(obj), ctypes.c_void_p).value)
+        raw.owner = obj     # a view handed out keeps the bytes object alive
+        return np.ctypeslib.as_array(raw)
     return np.frombuffer(obj, dtype=np.uint8)
+
+
+def _refs_when_held_once() -> int:
+    """sys.getrefcount of an object only an Allocation holds (the baseline for alive())."""
+    a = Allocation(0, 0, 0, "bytes", "host", None, _owner=bytearray(1))
+    return sys.getrefcount(a._owner)
+
+
+_HELD_ONLY_BY_US = _refs_when_held_once()
 
 
 class Memory:
@@ -91,21 +139,24 @@ class Memory:
 
     def __init__(self, profile: Profile):
         self.profile = profile
+        self.ram = HostRam()
         self.device_pools: dict[int, list[Pool]] = {}
         for d in range(profile.device_count):
             base, pools = DEVICE_BASE + d * DEVICE_STRIDE, []
             for spec in profile.pools:
-                pools.append(Pool(spec, d, base))
+                pools.append(Pool(spec, d, base, self.ram))
                 base += -(-spec.size // GiB) * GiB + GiB   # a 1 GiB hole between pools
             self.device_pools[d] = pools
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
-        self.host_pool = Pool(host_spec, None, HOST_BASE) if profile.host_pinned else None
+        self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
+            else None
         self.allocs: dict[int, Allocation] = {}
         self._starts = SortedList()           # starts of every live allocation
         self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
+        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
         self._pool_order: dict[tuple, list[Pool]] = {}   # memo of _pools_for (hot in malloc)
 
     # ----- allocation -------------------------------------------------------------------
@@ -197,8 +248,14 @@ class Memory:
                            f"{names}. Free memory you no longer need, ask for less, or "
                            f"use a policy that may fall back to other pages.")
         a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
-        pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
-        self._add(a)
+        try:
+            pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
+            self._add(a)
+        except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
+            if self.allocs.pop(ptr, None) is a:
+                self._starts.discard(ptr)
+            pool.blocks.give_back(ptr, footprint)
+            raise
         return a
 
     def _add(self, a: Allocation) -> None:
@@ -237,8 +294,9 @@ class Memory:
         a = self.allocs[self._starts[i]]
         if not a.ptr <= addr < a.ptr + max(a.size, 1):
             return None
-        if a.pool is None and a.owner() is None:
-            self._drop(a, "its numpy array was garbage-collected")
+        if a.pool is None and not a.alive():
+            self._drop(a, f"its {'numpy array' if a.api == 'numpy' else 'bytes object'} was "
+                          f"garbage-collected")
             return None
         return a
 
@@ -272,14 +330,36 @@ class Memory:
         a = self._pageable.get(key)
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
-            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
+            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
             self._pageable[key] = a
             self._add(a)
+        if api == "numpy":
+            self._note_writability(a, offset, obj)
         return a.ptr + offset
 
+    @staticmethod
+    def _note_writability(a: Allocation, offset: int, array: np.ndarray) -> None:
+        """A read-only view makes its bytes read-only; registering a writable array over them
+        again makes them writable (the latest registration of a range decides)."""
+        span = (offset, array.nbytes)
+        if not array.flags.writeable:
+            if span not in a.read_only_spans:
+                a.read_only_spans = a.read_only_spans + [span]
+        elif a.read_only_spans:
+            a.read_only_spans = [(lo, n) for lo, n in a.read_only_spans
+                                 if not (offset <= lo and lo + n <= offset + array.nbytes)]
+
     def _sweep(self) -> None:
-        """Forget registrations whose numpy array was garbage-collected."""
+        """Forget registrations whose numpy array was garbage-collected, and (now and then,
+        so registering stays cheap) bytes objects the program no longer holds."""
+        if len(self._pageable) >= self._sweep_bytes_at:
+            for key, a in list(self._pageable.items()):
+                if a.api == "bytes" and not a.alive():
+                    del self._pageable[key]
+                    if self.allocs.get(a.ptr) is a:
+                        self._drop(a, "its bytes object was garbage-collected")
+            self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
             key = self._dead.pop()
             a = self._pageable.get(key)
@@ -322,3 +402,8 @@ class Memory:
 
     def touched_bytes(self) -> int:
         return sum(p.storage.touched_bytes for p in self.all_pools())
+
+    def release_storage(self) -> None:
+        """The simulated process ends: its bytes give their host RAM back at once."""
+        for p in self.all_pools():
+            p.storage.release()

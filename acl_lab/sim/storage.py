@@ -3,13 +3,23 @@
 Each pool reserves its whole size as one anonymous, MAP_NORESERVE mapping (address space,
 not RAM) the first time any of its bytes is read or written. The pool is cut into chunks;
 a chunk is filled with deterministic garbage the first time it is touched, so fresh memory
-never reads as zeros and a 64 GiB device fits in a 2 GB pod.
+never reads as zeros and a 64 GiB device fits in a 2 GB pod. Every touched chunk counts
+against the host-RAM budget (hostram.py) before it is filled; a chunk a write covers
+completely is not filled first, and copying from untouched memory does not touch it.
+
+Each step leaves the storage consistent, so an interrupt (KeyboardInterrupt) at any point
+loses nothing: the mapping appears in one assignment, and a chunk is marked and counted in
+one statement after it is filled.
 """
 from __future__ import annotations
 
 import mmap
+from typing import NamedTuple
 
 import numpy as np
+
+from ..errors import SimulatorLimit
+from .hostram import HostRam, mib
 
 CHUNK = 64 * 1024
 _MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)  # Linux value; Python 3.13+ names it
@@ -24,50 +34,143 @@ def garbage_chunk() -> np.ndarray:
     return _GARBAGE
 
 
+class _Mapped(NamedTuple):
+    map: mmap.mmap
+    bytes: np.ndarray      # uint8 over the whole mapping
+    touched: np.ndarray    # bool per chunk: holds real (garbage or written) bytes
+
+
 class LazyStorage:
     """Bytes of one pool, addressed by offset from the pool's base."""
 
-    def __init__(self, size: int, salt: int = 0):
+    def __init__(self, size: int, salt: int = 0, ram: HostRam | None = None):
         self.size = size
         self._salt = salt   # makes each pool's garbage differ (host vs device buffers)
-        self._map: mmap.mmap | None = None
-        self._bytes: np.ndarray | None = None
-        self._touched: np.ndarray | None = None
+        self._ram = ram if ram is not None else HostRam(1 << 62, "no budget")
+        self._m: _Mapped | None = None
+        self.touched_chunks = 0
 
-    def _open(self) -> None:
-        mapped = -(-self.size // CHUNK) * CHUNK
-        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE
-        self._map = mmap.mmap(-1, mapped, flags=flags)
-        self._bytes = np.frombuffer(self._map, dtype=np.uint8)
-        self._touched = np.zeros(mapped // CHUNK, dtype=bool)
+    def _mapped(self) -> _Mapped:
+        m = self._m
+        if m is None:
+            mapped = -(-self.size // CHUNK) * CHUNK
+            flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE
+            try:
+                raw = mmap.mmap(-1, mapped, flags=flags)
+            except (OSError, OverflowError) as e:    # ulimit -v smaller than the pool
+                raise SimulatorLimit(
+                    f"the simulator reserves address space for each memory pool it uses "
+                    f"({mib(mapped)} here) and the operating system refused ({e}). Raise "
+                    f"the address-space limit (ulimit -v), or use a profile with smaller "
+                    f"memory: acl_lab.reset('310'). Nothing was changed.") from None
+            m = self._m = _Mapped(raw, np.frombuffer(raw, dtype=np.uint8),
+                                  np.zeros(mapped // CHUNK, dtype=bool))
+        return m
 
-    def view(self, offset: int, n: int) -> np.ndarray:
-        """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage."""
-        if self._bytes is None:
-            self._open()
+    def _span(self, offset: int, n: int) -> tuple[int, int]:
+        return offset // CHUNK, (offset + n - 1) // CHUNK + 1
+
+    def _fresh(self, lo: int, hi: int) -> np.ndarray:
+        """Untouched chunk numbers in [lo, hi)."""
+        m = self._m
+        if m is None:
+            return np.arange(lo, hi)
+        return np.flatnonzero(~m.touched[lo:hi]) + lo
+
+    def _to_fill(self, offset: int, n: int, overwrite: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Untouched chunks [offset, offset+n) touches, and those of them to fill with garbage
+        first (with ``overwrite``, only the partly covered ones at either end)."""
+        lo, hi = self._span(offset, n)
+        fresh = self._fresh(lo, hi)
+        if overwrite and fresh.size:
+            partial = {lo} if offset % CHUNK else set()
+            if (offset + n) % CHUNK:
+                partial.add(hi - 1)
+            return fresh, fresh[np.isin(fresh, list(partial))]
+        return fresh, fresh
+
+    def fresh_bytes(self, offset: int, n: int) -> int:
+        """Host RAM a write (or a view) of [offset, offset+n) would newly take."""
+        if n <= 0:
+            return 0
+        lo, hi = self._span(offset, n)
+        return len(self._fresh(lo, hi)) * CHUNK
+
+    def _garbage(self, c: int) -> np.ndarray:
+        return garbage_chunk() ^ np.uint8((c + self._salt) & 0xFF)
+
+    def view(self, offset: int, n: int, overwrite: bool = False, call: str = "") -> np.ndarray:
+        """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage
+        (with ``overwrite`` — the caller writes all ``n`` bytes — only partly covered ones)."""
+        m = self._mapped()
         if n > 0:
-            lo, hi = offset // CHUNK, (offset + n - 1) // CHUNK + 1
-            fresh = np.flatnonzero(~self._touched[lo:hi])
+            fresh, fill = self._to_fill(offset, n, overwrite)
             if fresh.size:
-                pattern = garbage_chunk()
-                for c in (fresh + lo).tolist():
-                    self._bytes[c * CHUNK:(c + 1) * CHUNK] = pattern ^ np.uint8((c + self._salt) & 0xFF)
-                self._touched[lo:hi] = True
-        return self._bytes[offset:offset + n]
+                self._ram.need(len(fresh) * CHUNK, call or "the simulator")
+                for c in fill.tolist():
+                    m.bytes[c * CHUNK:(c + 1) * CHUNK] = self._garbage(c)
+                    m.touched[c], self.touched_chunks, self._ram.used = (
+                        True, self.touched_chunks + 1, self._ram.used + CHUNK)
+                if fill.size != fresh.size:
+                    rest = fresh[~np.isin(fresh, fill)]
+                    m.touched[rest], self.touched_chunks, self._ram.used = (
+                        True, self.touched_chunks + rest.size, self._ram.used + rest.size * CHUNK)
+        return m.bytes[offset:offset + n]
+
+    def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
+        """Copy ``n`` bytes at ``offset`` into ``out`` without touching untouched chunks
+        (their garbage is generated straight into ``out``)."""
+        if n <= 0:
+            return
+        m = self._mapped()
+        lo, hi = self._span(offset, n)
+        fresh = self._fresh(lo, hi)
+        if not fresh.size:
+            out[:] = m.bytes[offset:offset + n]
+            return
+        is_fresh = np.zeros(hi - lo, bool)
+        is_fresh[fresh - lo] = True
+        edges = np.flatnonzero(np.diff(is_fresh)) + 1
+        for a, b in zip([0, *edges.tolist()], [*edges.tolist(), hi - lo]):
+            start, stop = max(offset, (lo + a) * CHUNK), min(offset + n, (lo + b) * CHUNK)
+            dst = out[start - offset:stop - offset]
+            if not is_fresh[a]:
+                dst[:] = m.bytes[start:stop]
+                continue
+            for c in range(lo + a, lo + b):
+                s, e = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
+                dst[s - start:e - start] = self._garbage(c)[s - c * CHUNK:e - c * CHUNK]
 
     def holds(self, array: np.ndarray) -> bool:
         """Is ``array`` this storage's own byte array (the root of a ptr_to_numpy view)?"""
-        return array is self._bytes
+        return self._m is not None and array is self._m.bytes
 
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""
-        if self._touched is None:
+        m = self._m
+        if m is None:
             return
         lo, hi = -(-offset // CHUNK), (offset + n) // CHUNK
-        if hi > lo and self._touched[lo:hi].any():
-            self._map.madvise(mmap.MADV_DONTNEED, lo * CHUNK, (hi - lo) * CHUNK)
-            self._touched[lo:hi] = False
+        if hi > lo:
+            gone = int(m.touched[lo:hi].sum())
+            if gone:
+                m.map.madvise(mmap.MADV_DONTNEED, lo * CHUNK, (hi - lo) * CHUNK)
+                m.touched[lo:hi], self.touched_chunks, self._ram.used = (
+                    False, self.touched_chunks - gone, self._ram.used - gone * CHUNK)
+
+    def release(self) -> None:
+        """The simulated process ends: give all RAM back now (not when the cycle collector
+        runs). Arrays still viewing it keep valid, zeroed address space."""
+        if self._m is None:
+            return
+        raw, self._m = self._m.map, None     # drops our own numpy view of the mapping
+        self._ram.used, self.touched_chunks = self._ram.used - self.touched_bytes, 0
+        raw.madvise(mmap.MADV_DONTNEED, 0, len(raw))
+        try:
+            raw.close()
+        except BufferError:     # a ptr_to_numpy view is alive: it keeps the (empty) mapping
+            pass
 
     @property
     def touched_bytes(self) -> int:
-        return 0 if self._touched is None else int(self._touched.sum()) * CHUNK
+        return self.touched_chunks * CHUNK
