@@ -71,10 +71,9 @@ class Allocation:
     def alive(self) -> bool:
         """Does the program still hold the array / bytes this registration points into?
         (pyACL keeps no reference: bytes_to_ptr memory lives as long as the caller keeps it.)"""
-        o = self._owner
-        if isinstance(o, weakref.ref):
-            return o() is not None
-        return o is None or sys.getrefcount(self._owner) > _HELD_ONLY_BY_US
+        if isinstance(self._owner, weakref.ref):
+            return self._owner() is not None
+        return self._owner is None or sys.getrefcount(self._owner) > _HELD_ONLY_BY_US
 
     def read_only(self, offset: int, n: int) -> bool:
         """May nobody write [offset, offset+n)? A read-only array or view, and the one-byte
