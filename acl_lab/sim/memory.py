@@ -86,12 +86,19 @@ class Allocation:
         return not o.flags.writeable or any(
             lo < offset + n and offset < lo + size for lo, size in self.read_only_spans)
 
-    def view(self, offset: int, n: int, overwrite: bool = False, call: str = "") -> np.ndarray:
-        """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation (``overwrite``:
-        the caller writes every byte, so fresh memory needs no garbage first)."""
+    def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
         if self.pool is not None:
-            return self.pool.storage.view(self.ptr - self.pool.base + offset, n, overwrite, call)
+            return self.pool.storage.view(self.ptr - self.pool.base + offset, n, call)
         return _flat_bytes(self.owner())[offset:offset + n]
+
+    def write(self, offset: int, n: int, writer, call: str = "") -> None:
+        """``writer(view)`` writes all ``n`` bytes at ``offset`` (fresh memory it covers needs
+        no garbage first)."""
+        if self.pool is not None:
+            self.pool.storage.write(self.ptr - self.pool.base + offset, n, writer, call)
+        else:
+            writer(_flat_bytes(self.owner())[offset:offset + n])
 
     def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
         """Copy ``n`` bytes at ``offset`` into ``out`` (fresh memory is not touched by reading)."""
@@ -99,6 +106,12 @@ class Allocation:
             self.pool.storage.read_into(self.ptr - self.pool.base + offset, n, out)
         else:
             out[:] = _flat_bytes(self.owner())[offset:offset + n]
+
+    def read_scratch(self, offset: int, n: int) -> int:
+        """Host RAM read_into needs for a moment (reading fresh memory without touching it)."""
+        if self.pool is None:
+            return 0
+        return self.pool.storage.read_scratch(self.ptr - self.pool.base + offset, n)
 
     def fresh_bytes(self, offset: int, n: int) -> int:
         """Host RAM writing [offset, offset+n) would newly take."""
@@ -246,28 +259,43 @@ class Memory:
                            f"{c_name(api)}: cannot take {footprint} B ({size} B asked) — "
                            f"{names}. Free memory you no longer need, ask for less, or "
                            f"use a policy that may fall back to other pages.")
-        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
         try:
+            a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
             pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
             self._add(a)
         except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
-            if self.allocs.pop(ptr, None) is a:
-                self._starts.discard(ptr)
+            if self.allocs.pop(ptr, None) is not None:
+                self._resort()
             pool.blocks.give_back(ptr, footprint)
             raise
         return a
 
     def _add(self, a: Allocation) -> None:
-        self.allocs[a.ptr] = a
-        self._starts.add(a.ptr)
-        self._freed.pop(a.ptr, None)
+        try:
+            self.allocs[a.ptr] = a
+            self._starts.add(a.ptr)
+            self._freed.pop(a.ptr, None)
+        except BaseException:    # interrupted (Ctrl-C): not added
+            self.allocs.pop(a.ptr, None)
+            self._resort()
+            raise
+
+    def _resort(self) -> None:
+        """Rebuild the sorted starts from the allocations (after an interrupted update)."""
+        self._starts = SortedList(self.allocs)
 
     def _drop(self, a: Allocation, why: str) -> None:
-        del self.allocs[a.ptr]
-        self._starts.remove(a.ptr)
-        self._freed[a.ptr] = why
-        if a.pool is not None:
-            a.pool.blocks.give_back(a.ptr, a.footprint)
+        try:
+            del self.allocs[a.ptr]
+            self._freed[a.ptr] = why
+            self._starts.remove(a.ptr)
+            if a.pool is not None:
+                a.pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
+        except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
+            self._freed.pop(a.ptr, None)
+            self.allocs[a.ptr] = a
+            self._resort()
+            raise
 
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:

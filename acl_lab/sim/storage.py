@@ -77,18 +77,6 @@ class LazyStorage:
             return np.arange(lo, hi)
         return np.flatnonzero(~m.touched[lo:hi]) + lo
 
-    def _to_fill(self, offset: int, n: int, overwrite: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Untouched chunks [offset, offset+n) touches, and those of them to fill with garbage
-        first (with ``overwrite``, only the partly covered ones at either end)."""
-        lo, hi = self._span(offset, n)
-        fresh = self._fresh(lo, hi)
-        if overwrite and fresh.size:
-            partial = {lo} if offset % CHUNK else set()
-            if (offset + n) % CHUNK:
-                partial.add(hi - 1)
-            return fresh, fresh[np.isin(fresh, list(partial))]
-        return fresh, fresh
-
     def fresh_bytes(self, offset: int, n: int) -> int:
         """Host RAM a write (or a view) of [offset, offset+n) would newly take."""
         if n <= 0:
@@ -99,27 +87,50 @@ class LazyStorage:
     def _garbage(self, c: int) -> np.ndarray:
         return garbage_chunk() ^ np.uint8((c + self._salt) & 0xFF)
 
-    def view(self, offset: int, n: int, overwrite: bool = False, call: str = "") -> np.ndarray:
-        """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage
-        (with ``overwrite`` — the caller writes all ``n`` bytes — only partly covered ones)."""
+    def _fill(self, m: _Mapped, chunks: np.ndarray) -> None:
+        """Give untouched ``chunks`` their garbage, marking and counting each as it is done."""
+        for c in chunks.tolist():
+            m.bytes[c * CHUNK:(c + 1) * CHUNK] = self._garbage(c)
+            m.touched[c], self.touched_chunks, self._ram.used = (
+                True, self.touched_chunks + 1, self._ram.used + CHUNK)
+
+    def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage."""
         m = self._mapped()
         if n > 0:
-            fresh, fill = self._to_fill(offset, n, overwrite)
+            lo, hi = self._span(offset, n)
+            fresh = self._fresh(lo, hi)
             if fresh.size:
                 self._ram.need(len(fresh) * CHUNK, call or "the simulator")
-                for c in fill.tolist():
-                    m.bytes[c * CHUNK:(c + 1) * CHUNK] = self._garbage(c)
-                    m.touched[c], self.touched_chunks, self._ram.used = (
-                        True, self.touched_chunks + 1, self._ram.used + CHUNK)
-                if fill.size != fresh.size:
-                    rest = fresh[~np.isin(fresh, fill)]
-                    m.touched[rest], self.touched_chunks, self._ram.used = (
-                        True, self.touched_chunks + rest.size, self._ram.used + rest.size * CHUNK)
+                self._fill(m, fresh)
         return m.bytes[offset:offset + n]
 
+    def write(self, offset: int, n: int, writer, call: str = "") -> None:
+        """``writer(view)`` writes all ``n`` bytes at ``offset``. Untouched chunks it covers
+        completely get no garbage first; they count as touched once it has returned (so an
+        interrupted write leaves them fresh, as they were)."""
+        m = self._mapped()
+        if n <= 0:
+            return
+        lo, hi = self._span(offset, n)
+        fresh = self._fresh(lo, hi)
+        if fresh.size:
+            self._ram.need(len(fresh) * CHUNK, call or "the simulator")
+            edges = [c for c in (lo, hi - 1) if c * CHUNK < offset or (c + 1) * CHUNK > offset + n]
+            partial = np.zeros(fresh.size, bool)
+            for c in edges:
+                partial |= fresh == c
+            self._fill(m, fresh[partial])
+            covered = fresh[~partial]
+        writer(m.bytes[offset:offset + n])
+        if fresh.size and covered.size:
+            m.touched[covered], self.touched_chunks, self._ram.used = (
+                True, self.touched_chunks + covered.size, self._ram.used + covered.size * CHUNK)
+
     def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
-        """Copy ``n`` bytes at ``offset`` into ``out`` without touching untouched chunks
-        (their garbage is generated straight into ``out``)."""
+        """Copy ``n`` bytes at ``offset`` into ``out`` without touching untouched chunks: their
+        garbage is generated into a scratch buffer first (read_scratch bytes), so ``out`` is
+        written in one step and an interrupted read leaves it as it was."""
         if n <= 0:
             return
         m = self._mapped()
@@ -128,18 +139,21 @@ class LazyStorage:
         if not fresh.size:
             out[:] = m.bytes[offset:offset + n]
             return
+        scratch = np.empty(n, np.uint8)
         is_fresh = np.zeros(hi - lo, bool)
         is_fresh[fresh - lo] = True
-        edges = np.flatnonzero(np.diff(is_fresh)) + 1
-        for a, b in zip([0, *edges.tolist()], [*edges.tolist(), hi - lo]):
-            start, stop = max(offset, (lo + a) * CHUNK), min(offset + n, (lo + b) * CHUNK)
-            dst = out[start - offset:stop - offset]
-            if not is_fresh[a]:
-                dst[:] = m.bytes[start:stop]
-                continue
-            for c in range(lo + a, lo + b):
-                s, e = max(start, c * CHUNK), min(stop, (c + 1) * CHUNK)
-                dst[s - start:e - start] = self._garbage(c)[s - c * CHUNK:e - c * CHUNK]
+        for c in range(lo, hi):
+            s, e = max(offset, c * CHUNK), min(offset + n, (c + 1) * CHUNK)
+            scratch[s - offset:e - offset] = (self._garbage(c)[s - c * CHUNK:e - c * CHUNK]
+                                              if is_fresh[c - lo] else m.bytes[s:e])
+        out[:] = scratch
+
+    def read_scratch(self, offset: int, n: int) -> int:
+        """Host RAM read_into needs for a moment: ``n`` when the range has untouched chunks."""
+        if n <= 0:
+            return 0
+        lo, hi = self._span(offset, n)
+        return n if len(self._fresh(lo, hi)) else 0
 
     def holds(self, array: np.ndarray) -> bool:
         """Is ``array`` this storage's own byte array (the root of a ptr_to_numpy view)?"""

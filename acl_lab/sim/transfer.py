@@ -104,7 +104,7 @@ def _aligned64(call: str, **pointers: int) -> None:
 def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int,
             call: str):
     def run() -> None:
-        src.read_into(src_off, count, dst.view(dst_off, count, overwrite=True, call=call))
+        dst.write(dst_off, count, lambda out: src.read_into(src_off, count, out), call)
     return run
 
 
@@ -126,7 +126,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     byte, off = value & 0xFF, ptr - a.ptr
     r = rt.profile.rates
     task = Task("memset", count / (r.device if a.location == "device" else r.host),
-                run=lambda: a.view(off, count, overwrite=True, call=call).fill(byte),
+                run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
     _submit(rt, call, s, task, a.fresh_bytes(off, count))
 
@@ -169,7 +169,8 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
-    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count))
+    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count)
+            + sa.read_scratch(src - sa.ptr, count))
 
 
 def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
