@@ -8,7 +8,6 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 from __future__ import annotations
 
 import ctypes
-import sys
 import weakref
 from dataclasses import dataclass, field
 
@@ -16,7 +15,8 @@ import numpy as np
 from sortedcontainers import SortedList
 
 from .. import constants as C
-from ..memory_rules import c_name, free_refusal, range_refusal, root_array
+from ..memory_rules import (c_name, free_refusal, is_read_only, note_registration,
+                            program_holds, range_refusal, root_array)
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -73,18 +73,11 @@ class Allocation:
         (pyACL keeps no reference: bytes_to_ptr memory lives as long as the caller keeps it.)"""
         if isinstance(self._owner, weakref.ref):
             return self._owner() is not None
-        return self._owner is None or sys.getrefcount(self._owner) > _HELD_ONLY_BY_US
+        return self._owner is None or program_holds(self, "_owner")
 
     def read_only(self, offset: int, n: int) -> bool:
-        """May nobody write [offset, offset+n)? A read-only array or view, and the one-byte
-        bytes objects every Python program shares (writing them corrupts the interpreter)."""
-        if self.pool is not None:
-            return False
-        o = self.owner()
-        if not isinstance(o, np.ndarray):
-            return isinstance(o, bytes) and len(o) <= 1
-        return not o.flags.writeable or any(
-            lo < offset + n and offset < lo + size for lo, size in self.read_only_spans)
+        """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
+        return self.pool is None and is_read_only(self.owner(), self.read_only_spans, offset, n)
 
     def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
         """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
@@ -136,14 +129,6 @@ def _flat_bytes(obj) -> np.ndarray:
         return np.ctypeslib.as_array(raw)
     return np.frombuffer(obj, dtype=np.uint8)
 
-
-def _refs_when_held_once() -> int:
-    """sys.getrefcount of an object only an Allocation holds (the baseline for alive())."""
-    a = Allocation(0, 0, 0, "bytes", "host", None, _owner=bytearray(1))
-    return sys.getrefcount(a._owner)
-
-
-_HELD_ONLY_BY_US = _refs_when_held_once()
 
 
 class Memory:
@@ -362,20 +347,9 @@ class Memory:
             self._pageable[key] = a
             self._add(a)
         if api == "numpy":
-            self._note_writability(a, offset, obj)
+            a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
+                                                  obj.flags.writeable)
         return a.ptr + offset
-
-    @staticmethod
-    def _note_writability(a: Allocation, offset: int, array: np.ndarray) -> None:
-        """A read-only view makes its bytes read-only; registering a writable array over them
-        again makes them writable (the latest registration of a range decides)."""
-        span = (offset, array.nbytes)
-        if not array.flags.writeable:
-            if span not in a.read_only_spans:
-                a.read_only_spans = a.read_only_spans + [span]
-        elif a.read_only_spans:
-            a.read_only_spans = [(lo, n) for lo, n in a.read_only_spans
-                                 if not (offset <= lo and lo + n <= offset + array.nbytes)]
 
     def _sweep(self) -> None:
         """Forget registrations whose numpy array was garbage-collected, and (now and then,

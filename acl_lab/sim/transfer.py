@@ -17,7 +17,7 @@ from .simerror import SimError
 from .streams import Task
 
 from ..memory_rules import (ACCEPTED_KINDS, BUF_H2D, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
-                            kind_name)
+                            kind_name, read_only_refusal)
 
 
 def _count_within(call: str, count: int, maximum: int, what: str) -> None:
@@ -78,17 +78,8 @@ def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
 
 
 def _writable(call: str, a: Allocation, what: str, addr: int, count: int) -> None:
-    """Refuse writing memory Python marks read-only: a read-only numpy array or view (on
-    hardware the write would fault or change data numpy promised nobody changes), or a
-    one-byte bytes object the whole interpreter shares. A bytes object of the program's own
-    (pyACL's bytes_to_ptr pattern) is written in place, as pyACL does."""
     if a.read_only(addr - a.ptr, count):
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: {what} 0x{addr:x} is {a.describe()}, which is read-only (a "
-                       f"read-only numpy array or view, or a bytes object of at most one byte, "
-                       f"which Python shares between all code). Write into a writable numpy "
-                       f"array, a fresh bytes object of your own (np_data.tobytes()) or "
-                       f"aclrtMallocHost memory instead.")
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, read_only_refusal(call, what, addr, a))
 
 
 def _aligned64(call: str, **pointers: int) -> None:
