@@ -296,6 +296,8 @@ class Memory:
 
     def release(self, a: Allocation, why: str) -> None:
         self._drop(a, why)
+        if a.pool is not None:     # its bytes give their host RAM back now
+            a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
 
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
