@@ -24,6 +24,7 @@ from .hostram import HostRam, mib
 CHUNK = 64 * 1024
 _MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)  # Linux value; Python 3.13+ names it
 _GARBAGE: np.ndarray | None = None
+_NONE = np.arange(0)
 
 
 def garbage_chunk() -> np.ndarray:
@@ -75,6 +76,8 @@ class LazyStorage:
         m = self._m
         if m is None:
             return np.arange(lo, hi)
+        if hi - lo == 1:        # the common small copy: one chunk, no array scan
+            return _NONE if m.touched[lo] else np.arange(lo, hi)
         return np.flatnonzero(~m.touched[lo:hi]) + lo
 
     def fresh_bytes(self, offset: int, n: int) -> int:
