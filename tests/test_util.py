@@ -110,6 +110,8 @@ def test_one_byte_bytes_objects_are_shared_and_read_only(acl):
     host, _ = acl.rt.malloc_host(64)
     assert acl.rt.memset(acl.util.bytes_to_ptr(shared), 1, 0, 1) == C.ACL_ERROR_RT_PARAM_INVALID
     assert "read-only" in acl.get_recent_err_msg()
+    view = acl.util.ptr_to_numpy(acl.util.bytes_to_ptr(shared), (1,), np.dtype(np.uint8).num)
+    assert not view.flags.writeable
     assert shared == b"\x07"
 
 

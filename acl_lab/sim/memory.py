@@ -122,7 +122,7 @@ def _flat_bytes(obj) -> np.ndarray:
     ``bytes`` object is written in place, as pyACL does through bytes_to_ptr's pointer."""
     if isinstance(obj, np.ndarray):
         return obj.reshape(-1).view(np.uint8)
-    if isinstance(obj, bytes) and obj:
+    if isinstance(obj, bytes) and len(obj) > 1:    # one-byte objects are shared: read-only
         raw = (ctypes.c_uint8 * len(obj)).from_address(
             ctypes.cast(ctypes.c_char_p(obj), ctypes.c_void_p).value)
         raw.owner = obj     # a view handed out keeps the bytes object alive
