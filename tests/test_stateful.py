@@ -1103,6 +1103,7 @@ class AclMachine(RuleBasedStateMachine):
             self.arrays.append(obj)                 # the program keeps it alive, as pyACL asks
             self.m.blocks[ptr] = Block(ptr, size, "bytes", "host", None, size, None,
                                        array=np.frombuffer(obj, np.uint8), read_only=size == 1)
+            STATS["bytes objects registered"] += 1
 
     @rule(data=st.data())
     def register_read_only_view(self, data):
@@ -1116,6 +1117,7 @@ class AclMachine(RuleBasedStateMachine):
         view.flags.writeable = not data.draw(st.booleans())
         assert self.acl.util.numpy_to_ptr(view if not view.flags.writeable else b.array) == b.ptr
         b.read_only = not view.flags.writeable
+        STATS["read-only views registered"] += b.read_only
 
     @rule(data=st.data())
     def bad_shapes_and_strides(self, data):
@@ -2031,6 +2033,9 @@ def test_random_api_sequences_keep_every_invariant(tmp_path, capsys):
               f"({STATS['expected failures']} expected failures, {STATS['type errors']} "
               f"TypeErrors, {len(CALLS)} distinct call/code outcomes); "
               f"{STATS['bytes checked']} bytes read back and checked; 0 invariant violations")
+        print("[fuzz] sandbox: " + ", ".join(f"{STATS[k]} {k}" for k in (
+            "bytes objects registered", "read-only views registered", "bad shapes refused",
+            "budget limits hit", "resets with live views")))
         if custom:      # a long run by hand: how often each call returned each code
             for (name, ret), n in sorted(CALLS.items()):
                 print(f"  {name:32} {ret:7} {n}")
