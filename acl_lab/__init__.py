@@ -71,4 +71,15 @@ def check(ret, what: str | None = None) -> None:
         message = _current()[1].get_recent_err_msg() or None
         if what and message:
             message = f"{what}: {message}"
-        raise AclLabError(code, message)
+        raise AclLabError(code, _with_open_captures(message))
+
+
+def _with_open_captures(message: str | None) -> str | None:
+    """A cell stopped by check() may leave a capture it began open, and every later cell then
+    fails for that reason: say so, with the way out."""
+    capturing = [m["stream"] for m in snapshot().get("models", []) if not m["ready"]]
+    if not message or not capturing:
+        return message
+    streams = ", ".join(f"0x{s:x}" for s in capturing)
+    return (f"{message} (Stream {streams} is still capturing: acl.mdl.ri_capture_end(stream) "
+            f"ends the capture before you run the cell again.)")

@@ -1,14 +1,16 @@
-"""``acl-lab doctor | lab | bench``.
+"""``acl-lab doctor | lab | bench | atc``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
+atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +20,9 @@ TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
 START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
 CHECKOUT = Path(__file__).resolve().parent.parent   # the source checkout, when installed -e
+#: GitHub remotes as git prints them: https://github.com/O/R(.git), git@github.com:O/R.git,
+#: ssh://git@github.com/O/R.git
+GITHUB_REMOTE = re.compile(r"github\.com[:/](?P<owner>[\w.-]+)/(?P<repo>[\w.-]+?)(?:\.git)?/?$")
 
 
 def _version(dist: str) -> str | None:
@@ -66,6 +71,22 @@ def _profile() -> tuple[str, bool]:
             f"{p.device_count} device(s)"), True
 
 
+def binder_url(remote: str | None = None) -> str | None:
+    """The mybinder.org link that opens chapter 00 of this checkout's GitHub repository (from
+    ``git remote get-url origin`` unless ``remote`` is given); None without a GitHub remote."""
+    if remote is None:
+        try:
+            remote = subprocess.run(["git", "-C", str(CHECKOUT), "remote", "get-url", "origin"],
+                                    capture_output=True, text=True, timeout=10).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return None
+    match = GITHUB_REMOTE.search(remote)
+    if match is None:
+        return None
+    return (f"https://mybinder.org/v2/gh/{match['owner']}/{match['repo']}/HEAD"
+            f"?urlpath=lab/tree/{START_NOTEBOOK.as_posix()}")
+
+
 def doctor(out=None) -> int:
     """Print the report; 1 when the backend load() would pick cannot run here."""
     from . import __version__
@@ -112,11 +133,23 @@ def doctor(out=None) -> int:
               "  widgets    " + (f"extension installed ({ext})" if ext else
                                  "extension MISSING: pip install jupyterlab_widgets, then "
                                  "restart JupyterLab"),
-              f"  chapters   {start or 'not found: run acl-lab from the source checkout'}"]
+              f"  chapters   {start or 'not found: run acl-lab from the source checkout'}",
+              "  binder     " + (binder_url() or "no GitHub remote 'origin' in this checkout: "
+                                 "push it to GitHub, then run acl-lab doctor again")]
     print("\n".join(lines), file=out)
     if backend == "ascend" and not found.ok:
         print(HOW_TO_INSTALL, file=out)
     return 0 if usable else 1
+
+
+def lab_arguments(extra: list[str]) -> list[str]:
+    """Arguments of ``jupyter lab`` that open chapter 00, and print its URL (not the
+    Launcher's) as the address to open."""
+    chapter = START_NOTEBOOK.as_posix()
+    args = [f"--LabApp.default_url=/lab/tree/{chapter}", chapter, *extra]
+    if getattr(os, "geteuid", lambda: 1)() == 0:   # containers and workshop VMs often run as root
+        args.append("--allow-root")
+    return args
 
 
 def lab(extra: list[str]) -> int:
@@ -127,10 +160,7 @@ def lab(extra: list[str]) -> int:
               f"the source checkout (git clone, then make lab).", file=sys.stderr)
         return 2
     os.chdir(start.parent.parent)
-    argv = [sys.executable, "-m", "jupyter", "lab", str(START_NOTEBOOK), *extra]
-    if getattr(os, "geteuid", lambda: 1)() == 0:   # containers and workshop VMs often run as root
-        argv.append("--allow-root")
-    os.execv(sys.executable, argv)
+    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *lab_arguments(extra)])
     return 0   # not reached: execv does not return
 
 
@@ -151,7 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("doctor", help="versions, backends, active profile, Jupyter status")
     commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go to jupyter)")
     commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
+    commands.add_parser("atc", add_help=False, help="convert an ONNX model to an offline model "
+                        "(.om): --model=M.onnx --framework=5 --output=M --soc_version=...")
     args, extra = parser.parse_known_args(argv)
+    if args.command == "atc":
+        from .atc import main as atc
+        return atc(extra)
     if args.command == "doctor":
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -131,7 +131,9 @@ MEANINGS: dict[str, str] = {
         "(newer versions report ACL_ERROR_RT_REPORT_TIMEOUT)."
     ),
     "ACL_ERROR_REPEAT_FINALIZE": (
-        "Finalised a second time. Call acl.finalize() only once, at the end of the program."
+        "Finalised a second time. Call acl.finalize() only once, at the end of the program; "
+        "like ACL_ERROR_REPEAT_INITIALIZE it only says \"already done\", and the tutorial's "
+        "C code accepts it."
     ),
     "ACL_ERROR_NOT_STATIC_AIPP": (
         "There is no static AIPP configuration at that index. Pass a valid index to "
@@ -233,7 +235,9 @@ MEANINGS: dict[str, str] = {
         "The device ID is invalid. Use an ID from 0 to get_device_count() - 1."
     ),
     "ACL_ERROR_RT_CONTEXT_NULL": (
-        "This thread has no current context. Call set_device or set_context in this thread first."
+        "This thread has no current context. Call set_device or set_context in this thread "
+        "first. The runtime also returns it for aclrtDestroyContext on a device's default "
+        "context, which only aclrtResetDevice releases."
     ),
     "ACL_ERROR_RT_STREAM_CONTEXT": (
         "The stream does not belong to the current context. Make its context current, or use "
@@ -559,6 +563,37 @@ MEANINGS: dict[str, str] = {
     "ACL_ERROR_RT_SYMBOL_NOT_FOUND": (
         "A symbol (e.g. a kernel function name) was not found. Check the name looked up."
     ),
+    # --- Graph Engine (model load / execute; hicann/ge ge_error_codes.h) ---
+    "ACL_ERROR_GE_PARAM_INVALID": (
+        "The model rejected an argument: an input or output buffer smaller than the model "
+        "needs, work or weight memory smaller than aclmdlQuerySize reported, or a dataset that "
+        "does not match the model. Size buffers from the model description."
+    ),
+    "ACL_ERROR_GE_EXEC_NOT_INIT": "The model executor is not initialised. Call acl.init() first.",
+    "ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID": (
+        "The model file path is invalid: the file does not exist, is empty or cannot be read. "
+        "Check the path (relative paths start from the working directory)."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_ID_INVALID": (
+        "No loaded model has this ID: it was never loaded, or it was unloaded already. Use the "
+        "ID a successful load returned, and unload each model once."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID": (
+        "The model data is not a valid offline model (.om): wrong size or header. Convert the "
+        "model with ATC (acl-lab atc) and load the .om file."
+    ),
+    "ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID": (
+        "The model data address is invalid (NULL). Pass the address of the loaded .om bytes."
+    ),
+    "ACL_ERROR_GE_MEMORY_ALLOCATION": (
+        "The model's memory could not be allocated on the device. Free device memory or unload "
+        "other models."
+    ),
+    "ACL_ERROR_GE_INTERNAL_ERROR": "Graph Engine internal error. " + _PERSISTS,
+    "ACL_ERROR_GE_LOAD_MODEL": (
+        "Loading the model failed, e.g. it was built for another SoC. Convert it again with "
+        "--soc_version set to this device (acl.get_soc_name())."
+    ),
     # --- aclnn operator API (aclnnStatus) ---
     "ACLNN_ERR_PARAM_NULLPTR": (
         "An aclnn argument is a null pointer (a tensor, scalar or executor). Create every "
@@ -577,10 +612,56 @@ MEANINGS: dict[str, str] = {
 
 _UNKNOWN = "not an ACL error code known to acl_lab."
 
+#: For codes whose documented remedy is "contact support" but that application code
+#: commonly causes, what usually caused them (the cases the chapters show). explain() puts
+#: them between the runtime's meaning and the remedy, which then applies only if none fits.
+USUAL_CAUSES: dict[str, str] = {
+    "ACL_ERROR_RT_FEATURE_NOT_SUPPORT": (
+        "Usual causes in application code: asking for something this chip or this state does "
+        "not have, e.g. 1 GiB huge pages (ACL_HBM_MEM_HUGE1G) on a chip without them, an "
+        "asynchronous host-to-host copy in ACL_HOST mode, or recording an aclrtCreateEvent "
+        "event into a capture (record events outside the capture; the capture is then "
+        "invalidated)."
+    ),
+    "ACL_ERROR_RT_MODEL_EXECUTE": (
+        "Usual cause in application code: memory a captured model uses was freed (or handed "
+        "to someone else) before aclmdlRIDestroy. Keep every buffer the model's tasks touch "
+        "alive until the model is destroyed."
+    ),
+    "ACL_ERROR_RT_CONTEXT_RELEASE_ERROR": (
+        "Usual cause in application code: aclrtResetDevice without a matching aclrtSetDevice "
+        "(one reset too many, or a device this process never set). Reset each device as many "
+        "times as you set it."
+    ),
+    "ACL_ERROR_RT_EVENT_NOT_COMPLETE": (
+        "Usual cause in application code: aclrtEventElapsedTime before the end event completed. "
+        "Synchronize the end event (aclrtSynchronizeEvent) first."
+    ),
+    "ACL_ERROR_RT_INTERNAL_ERROR": (
+        "Usual cause in application code: aclrtEventElapsedTime with an event that was never "
+        "recorded. Record both events on a stream first."
+    ),
+    "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": (
+        "Usual cause in application code: a task the capture could not record, such as an "
+        "aclrtCreateEvent event recorded into it."
+    ),
+}
+_IF_NONE = {_SUPPORT: "If none of these applies, collect the logs and contact Huawei support.",
+            _PERSISTS: "If none applies and it keeps happening, collect the logs and contact "
+                       "Huawei support."}
+
 
 def _meaning(code: int) -> str:
     name = ERROR_NAMES.get(code)
-    return MEANINGS[name] if name else _UNKNOWN
+    if not name:
+        return _UNKNOWN
+    meaning, causes = MEANINGS[name], USUAL_CAUSES.get(name)
+    if causes is None:
+        return meaning
+    for remedy, otherwise in _IF_NONE.items():
+        if meaning.endswith(remedy):
+            return f"{meaning[:-len(remedy)].rstrip()} {causes} {otherwise}"
+    return f"{meaning} {causes}"
 
 
 def explain(code: int) -> str:

@@ -19,12 +19,14 @@ DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
              ("device", "host"): D2H, ("device", "device"): D2D}
 #: allocator -> the one call that frees it (the seeds' pairing rules)
 FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
-            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host"}
+            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host",
+            "model_work": "unload", "model_weight": "unload"}
 _C_NAMES = {"malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
             "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
             "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
             "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
-            "dvpp_free": "acldvppFree"}
+            "dvpp_free": "acldvppFree", "model_work": "aclmdlLoadFromFile (model work memory)",
+            "model_weight": "aclmdlLoadFromFile (model weight memory)", "unload": "aclmdlUnload"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
 NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
 

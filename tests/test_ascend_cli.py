@@ -65,8 +65,60 @@ def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path, uid):
     assert cli.main(["lab", "--no-browser"]) == 0
     exe, argv, cwd = ran[0]
     assert exe == sys.executable and cwd == str(tmp_path)
-    assert argv[1:] == ["-m", "jupyter", "lab", os.path.join("notebooks", "00_start_here.ipynb"),
+    assert argv[1:] == ["-m", "jupyter", "lab",
+                        "--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb",
+                        "notebooks/00_start_here.ipynb",
                         "--no-browser"] + (["--allow-root"] if uid == 0 else [])
+
+
+def test_lab_prints_the_url_of_chapter_00_not_the_launcher(monkeypatch):
+    """The address JupyterLab prints (and a helper copies) opens chapter 00. The server is
+    initialised on a free loopback port and never started."""
+    from jupyterlab.labapp import LabApp
+
+    monkeypatch.chdir(cli.CHECKOUT)
+    server = LabApp.initialize_server(argv=cli.lab_arguments(
+        ["--no-browser", "--ip=127.0.0.1", "--port=0", "--ServerApp.token=t"]))
+    try:
+        assert "/lab/tree/notebooks/00_start_here.ipynb?token=" in server.display_url
+        assert server.file_to_run.endswith("00_start_here.ipynb")
+    finally:
+        server.http_server.stop()
+        type(server).clear_instance()
+        LabApp.clear_instance()
+
+
+def test_make_lab_goes_through_acl_lab_lab():
+    makefile = (cli.CHECKOUT / "Makefile").read_text()
+    assert "lab: $(STAMP)\n\t$(VENV)/bin/acl-lab lab\n" in makefile
+
+
+@pytest.mark.parametrize("remote", ["https://github.com/someone/acl_lab.git",
+                                    "https://github.com/someone/acl_lab",
+                                    "git@github.com:someone/acl_lab.git",
+                                    "ssh://git@github.com/someone/acl_lab.git"])
+def test_binder_url_comes_from_the_github_remote(remote):
+    assert cli.binder_url(remote) == ("https://mybinder.org/v2/gh/someone/acl_lab/HEAD"
+                                      "?urlpath=lab/tree/notebooks/00_start_here.ipynb")
+
+
+def test_binder_url_needs_a_github_remote(monkeypatch):
+    assert cli.binder_url("https://gitlab.example.org/someone/acl_lab.git") is None
+    assert cli.binder_url("") is None
+    monkeypatch.setattr(cli, "binder_url", lambda remote=None: None)
+    rc, text = _doctor(monkeypatch, None)
+    assert "binder     no GitHub remote 'origin'" in text
+
+
+def test_doctor_prints_the_binder_link_of_this_checkout(monkeypatch):
+    monkeypatch.setattr(cli, "binder_url", lambda remote=None: "https://mybinder.org/v2/gh/o/r")
+    rc, text = _doctor(monkeypatch, None)
+    assert "binder     https://mybinder.org/v2/gh/o/r" in text
+
+
+def test_readme_has_no_binder_placeholder():
+    readme = (cli.CHECKOUT / "README.md").read_text()
+    assert "OWNER" not in readme and "acl-lab doctor" in readme
 
 
 def test_lab_without_the_chapters_explains(monkeypatch, tmp_path, capsys):

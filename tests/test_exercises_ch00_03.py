@@ -197,15 +197,15 @@ def test_03_1_round_trip(acl):
     data = (np.arange(64) * 3).astype(np.uint8)
     dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
     result = np.zeros(64, dtype=np.uint8)
-    fails("03.1", acl, dev, result, data, hint="host -> device")
+    fails("03.1", acl, dev, result, data, hint="ACL_MEMCPY_HOST_TO_DEVICE")
     fails("03.1", acl, ..., result, data)
     # copying host to host skips the device
     acl.rt.memcpy(acl.util.numpy_to_ptr(result), 64, acl.util.numpy_to_ptr(data), 64,
                   C.ACL_MEMCPY_HOST_TO_HOST)
-    fails("03.1", acl, dev, result, data, hint="host -> device")
+    fails("03.1", acl, dev, result, data, hint="ACL_MEMCPY_HOST_TO_DEVICE")
     result[:] = 0
     acl.rt.memcpy(dev, 64, acl.util.numpy_to_ptr(data), 64, H2D)
-    fails("03.1", acl, dev, result, data, hint="back")
+    fails("03.1", acl, dev, result, data, hint="ACL_MEMCPY_DEVICE_TO_HOST")
     acl.rt.memcpy(acl.util.numpy_to_ptr(result), 64, dev, 64, D2H)
     passes("03.1", acl, dev, result, data)
 

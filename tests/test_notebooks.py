@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHAPTERS = ["00_start_here", "01_resource_management", "02_host_and_device_memory",
             "03_memset_and_memcpy", "04_meminfo_and_run_mode", "05_memory_pool_and_alignment",
-            "06_capture_acl_graph", "07_capstone"]
+            "06_capture_acl_graph", "07_capstone", "08_offline_inference"]
 MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\\.venv|[A-Z]:\\\\)")
 TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}:\d{2}\b|\b20\d\d-\d\d-\d\d\b")
 
@@ -70,8 +70,13 @@ def test_every_exercise_has_a_check_and_a_hidden_solution(path):
         solution = next((s for s in cells[i + 1:] if "solution" in s["metadata"].get("tags", [])),
                         None)
         assert solution is not None, f"exercise without a solution cell: {source[:120]}"
-        assert solution["metadata"].get("jupyter", {}).get("source_hidden") is True
-        assert "exercises.check(" in "".join(solution["source"])
+        hidden = solution["metadata"].get("jupyter", {})
+        assert hidden.get("source_hidden") is True and hidden.get("outputs_hidden") is True, \
+            "hide the solution's source and its ✅ output (nbval still runs and compares them)"
+        # JupyterLab shows a collapsed cell's first line: it must not give the answer away
+        exercise_id = re.findall(r'exercises\.check\("(\d\d\.\d)"', source)[-1]
+        assert "".join(solution["source"]).startswith(f"# Solution to exercise {exercise_id}:")
+        assert f'exercises.check("{exercise_id}"' in "".join(solution["source"])
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

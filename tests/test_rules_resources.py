@@ -212,8 +212,10 @@ def test_event_elapsed_time_is_modeled_and_deterministic(acl):
     assert acl.rt.synchronize_event(end) == 0
     ms, ret = acl.rt.event_elapsed_time(start, end)
     rates = PROFILES["910b"].rates
-    # one launch between the records, then the copy at the pinned link bandwidth
-    assert ret == 0 and ms == pytest.approx((rates.launch_us + nbytes / rates.h2d_pinned) / 1e3)
+    # one launch between the records, then the copy: DMA setup, the bytes at the pinned
+    # link bandwidth, the completion
+    copy_us = rates.dma_setup_us + nbytes / rates.h2d_pinned + rates.completion_us
+    assert ret == 0 and ms == pytest.approx((rates.launch_us + copy_us) / 1e3)
 
     acl_lab.reset()
     assert acl.init() == 0 and acl.rt.set_device(0) == 0

@@ -127,7 +127,8 @@ def snapshot(guard) -> dict:
                          "pinned": e.api == "malloc_host"}
                         for e in sorted(guard.registry.live(), key=lambda e: e.ptr)],
         "pools": _pools(guard),
-        "touched_bytes": None, "models": [], "timeline": [],
+        "touched_bytes": None, "models": [], "offline_models": guard.models.snapshot(),
+        "timeline": [],
         "reports": list(guard.reports),
     }
 

@@ -34,6 +34,7 @@ from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_
                             c_name, free_refusal, is_read_only, kind_name, note_registration,
                             program_holds, range_refusal, read_only_refusal, root_array)
 from ..trace import NAMESPACES
+from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
@@ -191,10 +192,11 @@ class Guard:
         self.views: list[tuple] = []                # (weakref to a ptr_to_numpy array, ptr, n)
         self.queued: dict[int, list[tuple]] = {}    # stream -> (ptr, n) written by async calls
         self.capturing: dict[int, set] = {}         # stream -> starts of blocks captured tasks use
-        self.models: dict[int, set] = {}            # model RI -> starts of blocks its tasks use
+        self.captured: dict[int, set] = {}          # model RI -> starts of blocks its tasks use
         self._run_mode: int | None = None
         self._local = threading.local()             # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
+        self.models = ModelWatch(self)              # offline models (guard_models.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -263,7 +265,7 @@ class Guard:
         rt = {name: (self._check_size(name), self._note_malloc(name))
               for name in ("malloc", "malloc_align32", "malloc_cached", "malloc_host")}
         rt.update(
-            free=(self._check_free("free"), self._note_free("free")),
+            free=(self.models.guard_free(self._check_free("free")), self._note_free("free")),
             free_host=(self._check_free("free_host"), self._note_free("free_host")),
             memset=(self._check_memset, None),
             memset_async=(self._check_memset, self._note_async(lambda a: (a[0], a[3]))),
@@ -281,11 +283,13 @@ class Guard:
             create_event=(None, self._note_handle(self.events)),
             destroy_event=(None, self._note_destroy(self.events)),
         )
-        mdl = {"ri_capture_begin": (None, self._note_capture_begin),
-               "ri_capture_end": (None, self._note_capture_end),
-               "ri_execute": (self._check_model, None),
-               "ri_execute_async": (self._check_model, None),
-               "ri_destroy": (None, self._note_destroy(self.models))}
+        watched = self.models.hooks()       # offline models (load / unload)
+        watched.setdefault("mdl", {}).update(
+            ri_capture_begin=(None, self._note_capture_begin),
+            ri_capture_end=(None, self._note_capture_end),
+            ri_execute=(self._check_model, None),
+            ri_execute_async=(self._check_model, None),
+            ri_destroy=(None, self._note_destroy(self.captured)))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
@@ -293,7 +297,7 @@ class Guard:
                 "ptr_to_numpy": (self._check_ptr_to_numpy, self._note_view),
                 "ptr_to_bytes": (self._check_ptr_to_bytes, None)}
         top = {"init": (None, self._note_init), "finalize": (None, self._note_finalize)}
-        return {"": top, "rt": rt, "media": media, "util": util, "mdl": mdl}
+        return {"": top, "rt": rt, "media": media, "util": util, **watched}
 
     # ----- what the real runtime tells the guard -----------------------------------------
     def _current_device(self) -> int | None:
@@ -416,7 +420,7 @@ class Guard:
         model, ret = result
         uses = self.capturing.pop(stream, set())
         if ret == 0:
-            self.models[model] = uses
+            self.captured[model] = uses
 
     def _note_view(self, array, ptr, *_):
         """ptr_to_numpy handed out an array over ``ptr``: freeing under it is a use-after-free."""
@@ -433,6 +437,7 @@ class Guard:
         def mine(d: int | None) -> bool:
             return device is None or d == device
 
+        self.models.forget(device)
         leaked = [e for e in self.registry.live() if not e.python_owned and (
             mine(e.device) if e.location == "device" else device is None)]
         for table in (self.streams, self.events):
@@ -587,7 +592,7 @@ class Guard:
         """A captured model whose buffers were freed would make the device write freed
         memory (the capture seed: resources must outlive the model). Refused, as the
         simulator does at execution."""
-        gone = [hex(p) for p in self.models.get(model, ()) if p not in self.registry.entries]
+        gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
             raise Refusal(C.ACL_ERROR_RT_MODEL_EXECUTE,
                           f"aclmdlRIExecute: model 0x{model:x} uses {', '.join(gone)}, freed "
@@ -635,12 +640,13 @@ class Guard:
             for _ in range(refs):
                 rt.reset_device(device)
         self.registry = Registry()
+        self.models.forget(None)
         self.device_refs.clear()
         self.streams.clear()
         self.events.clear()
         self.views.clear()
         self.queued.clear()
         self.capturing.clear()
-        self.models.clear()
+        self.captured.clear()
         self.reports.clear()
         self._local.refusal = None

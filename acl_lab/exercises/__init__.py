@@ -10,7 +10,12 @@ work on the simulator and on real hardware alike.
 from __future__ import annotations
 
 import importlib
+import inspect
+import numbers
+import sysconfig
+import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 _CHECKS: dict[str, tuple[str, str, Callable]] = {}
@@ -58,16 +63,74 @@ def _lookup(exercise_id: str):
 
 
 def check(exercise_id: str, *args, **kwargs) -> Result:
-    """Run the check for ``exercise_id`` on the learner's answer; never raises for a wrong
-    answer (an unfinished answer such as ``...`` simply fails with the hint)."""
+    """Run the check for ``exercise_id`` on the learner's answer. A wrong or unfinished
+    answer (the placeholder ``...``, a value of the wrong type, code of the learner's that
+    raises) fails with a hint; an exception inside the check itself is a bug in the kit and
+    propagates, so it cannot pass for "not yet"."""
     title, hint, fn = _lookup(exercise_id)
+    if any(a is Ellipsis for a in (*args, *kwargs.values())):
+        return Result(exercise_id, title, False, hint)
+    wrong = _wrong_arguments(fn, args, kwargs)
+    if wrong:
+        return Result(exercise_id, title, False, f"{wrong} {hint}")
     try:
         message = fn(*args, **kwargs)
         return Result(exercise_id, title, True, message or "well done.")
     except NotYet as e:
         return Result(exercise_id, title, False, str(e) or hint)
-    except (AssertionError, TypeError, ValueError, KeyError, IndexError, AttributeError):
+    except AssertionError:
         return Result(exercise_id, title, False, hint)
+    except Exception as e:
+        if not _raised_in_learner_code(e, fn):
+            raise
+        return Result(exercise_id, title, False,
+                      f"your code raised {type(e).__name__}: {e}. {hint}")
+
+
+#: Annotations of check functions, read as "any value of this kind" (numpy ints are ints).
+_KINDS = {int: numbers.Integral, float: numbers.Real}
+
+
+def _wrong_arguments(fn: Callable, args: tuple, kwargs: dict) -> str:
+    """Why the arguments cannot be this check's answer (wrong count or type), or ""."""
+    signature = inspect.signature(fn)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return f"pass ({', '.join(signature.parameters)}) to the check."
+    hints = typing.get_type_hints(fn)
+    for name, value in bound.arguments.items():
+        kind = _KINDS.get(hints.get(name), hints.get(name))
+        if isinstance(kind, type) and not isinstance(value, kind):
+            return (f"{name} should be {_a(hints[name])}, not {type(value).__name__} "
+                    f"({value!r:.60}).")
+    return ""
+
+
+def _a(kind) -> str:
+    name = getattr(kind, "__name__", str(kind))
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+_KIT = Path(__file__).resolve().parents[1]
+_LIBRARIES = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")
+              if (p := sysconfig.get_paths().get(key))}
+
+
+def _raised_in_learner_code(error: BaseException, check_fn: Callable) -> bool:
+    """Did a function of the learner's (passed to the check) raise ``error``? Frames of the
+    check, the kit and installed libraries do not count; a notebook cell or a script does."""
+    own = Path(check_fn.__code__.co_filename).resolve()
+    tb = error.__traceback__
+    while tb is not None:
+        path = Path(tb.tb_frame.f_code.co_filename)
+        inside = path.is_absolute() and any(
+            root == path.resolve() or root in path.resolve().parents
+            for root in (_KIT, own, *_LIBRARIES))
+        if not inside:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def available() -> list[str]:

@@ -8,7 +8,8 @@ from . import NotYet, exercise
 
 
 @exercise("00.1", "Count the devices",
-          "acl.rt.get_device_count() returns a tuple (count, ret): unpack it and pass count.")
+          "acl.rt.get_device_count() returns a tuple (count, ret): write "
+          "count, ret = acl.rt.get_device_count() and pass count.")
 def device_count(acl, count):
     expected, ret = acl.rt.get_device_count()
     assert ret == C.ACL_SUCCESS
@@ -20,8 +21,9 @@ def device_count(acl, count):
 
 
 @exercise("00.2", "Name the failure",
-          "Call acl.rt.set_device with the first id that does not exist (the device count) "
-          "and pass the ret it returns.")
+          "Ids run from 0 to count - 1, so `count` itself does not exist: write "
+          "count, _ = acl.rt.get_device_count(), then ret = acl.rt.set_device(count), and "
+          "pass ret.")
 def invalid_device(acl, ret):
     if isinstance(ret, tuple):
         raise NotYet("set_device only acts, so it returns a bare ret, not a tuple.")

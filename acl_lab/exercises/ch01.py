@@ -9,14 +9,17 @@ from . import NotYet, exercise
 
 
 @exercise("01.1", "A context for the worker thread",
-          "A new thread has no current context: call acl.rt.set_context(ctx) in the worker "
-          "before acl.rt.create_stream().")
-def worker_stream(acl, out):
-    ret = out["ret"]
+          "A new thread has no current context: in the worker, call "
+          "acl.rt.set_context(default_ctx) before acl.rt.create_stream().")
+def worker_stream(acl, out: dict):
+    ret = out.get("ret")
+    if not isinstance(ret, int):
+        raise NotYet("the worker did not store the ret of acl.rt.create_stream() in "
+                     "out_dict['ret']: keep the cell's last line of the worker.")
     if ret != C.ACL_SUCCESS:
         raise NotYet(f"create_stream in the worker returned {explain(ret).split(':')[0]}. "
-                     f"The current context is per thread: make ctx current in the worker "
-                     f"with acl.rt.set_context(ctx) first.")
+                     f"The current context is per thread: in the worker, call "
+                     f"acl.rt.set_context(default_ctx) before acl.rt.create_stream().")
     stream = out["stream"]
     assert any(s["handle"] == stream for s in acl_lab.snapshot()["streams"])
     return f"the worker made ctx current and created stream 0x{stream:x}."
@@ -44,33 +47,36 @@ def _waits_between(calls, lo: int, hi: int, producer: int, consumer: int) -> boo
 
 @exercise("01.2", "One stream waits for another",
           "After the memset: acl.rt.record_event(ready, producer), then "
-          "acl.rt.stream_wait_event(consumer, ready), then the copy on consumer.")
-def cross_stream_order(acl, out, producer, consumer):
+          "acl.rt.stream_wait_event(consumer, ready); the copy on consumer then waits.")
+def cross_stream_order(acl, out: int, producer: int, consumer: int):
     calls = list(acl_lab.tracer().calls)
     fill = _last(calls, "rt.memset_async", producer)
     copy = _last(calls, "rt.memcpy_async", consumer)
     if fill < 0 or copy < fill:
         raise NotYet("run the whole cell: the memset on producer, then the copy on consumer.")
     if not _waits_between(calls, fill, copy, producer, consumer):
-        raise NotYet("consumer does not wait for producer: after the memset, record an event "
-                     "on producer and make consumer wait for it (acl.rt.stream_wait_event) "
-                     "before the copy. Synchronizing producer from the host would work too, "
-                     "but it blocks the host; the event keeps the ordering on the device.")
+        raise NotYet("consumer does not wait for producer: after the memset, call "
+                     "acl.rt.record_event(ready, producer), then "
+                     "acl.rt.stream_wait_event(consumer, ready), before the copy. "
+                     "Synchronizing producer from the host would work too, but it blocks the "
+                     "host; the event keeps the ordering on the device.")
     seen = list(acl.util.ptr_to_bytes(out, 8))
     assert seen == [9] * 8
     return "consumer copied only after producer's memset, and the host never waited for it."
 
 
-@exercise("01.3", "Release in order",
-          "destroy_event and destroy_stream what you created, free the buffer, then "
-          "reset_device(0), then finalize().")
+RELEASE_HINT = ("Release in reverse order of creation: acl.rt.destroy_event(e), "
+                "acl.rt.destroy_stream(s), acl.rt.free(buf), then acl.rt.reset_device(0), "
+                "then acl.finalize().")
+
+
+@exercise("01.3", "Release in order", RELEASE_HINT)
 def released(acl):
     snap = acl_lab.snapshot()
     if snap["reports"]:
         raise NotYet(f"something was released for you: {snap['reports'][0]}")
     if any(d["open"] for d in snap["devices"].values()):
-        raise NotYet("device 0 is still set: acl.rt.reset_device(0) after destroying the "
-                     "streams and freeing the memory.")
+        raise NotYet(f"device 0 is still set. {RELEASE_HINT}")
     if snap["initialized"]:
         raise NotYet("AscendCL is still initialized: acl.finalize() comes last.")
     assert not snap["streams"] and not snap["allocations"]

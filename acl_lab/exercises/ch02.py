@@ -4,6 +4,8 @@ from __future__ import annotations
 import acl_lab
 from acl_lab import constants as C
 
+from collections.abc import Callable
+
 from ..memory_rules import FREED_BY
 from ..trace import untraced
 from . import NotYet, exercise
@@ -34,12 +36,19 @@ def page_of(allocation: dict) -> str:
     return next(p["page"] for p in pools if p["label"] == allocation["pool"])
 
 
-@exercise("02.1", "Predict the pages",
-          "HUGE_FIRST: normal pages when ALIGN_UP(size, 32) + 32 <= 1 MiB, else huge; "
-          "HUGE_ONLY: huge; NORMAL_ONLY: normal. Return 'huge' or 'normal'.")
-def predicted_pages(acl, pages):
+PAGES_HINT = ("Return 'huge' for ACL_MEM_MALLOC_HUGE_ONLY and 'normal' for "
+              "ACL_MEM_MALLOC_NORMAL_ONLY; for ACL_MEM_MALLOC_HUGE_FIRST return 'huge' when "
+              "align_up(size, 32) + 32 > MiB (the padded size is what the runtime compares), "
+              "else 'normal'.")
+
+
+@exercise("02.1", "Predict the pages", PAGES_HINT)
+def predicted_pages(acl, pages: Callable):
     for size, policy in PAGE_CASES:
         guess = pages(size, policy)
+        if guess not in ("huge", "normal"):
+            raise NotYet(f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]}) returned {guess!r}. "
+                         f"{PAGES_HINT}")
         ptr, ret = untraced(acl.rt.malloc)(size, policy)
         assert ret == C.ACL_SUCCESS
         actual = page_of(live_allocation(ptr))
@@ -62,16 +71,21 @@ def _released_by_partner(calls, api: str, ptr: int) -> bool:
 
 
 @exercise("02.2", "Free with the partner",
-          "Each allocator has one partner: malloc_host -> free_host, malloc / malloc_align32 / "
-          "malloc_cached -> free, dvpp_malloc -> dvpp_free.")
-def freed_with_partner(acl, blocks):
+          "Each allocator has one partner: acl.rt.free_host(blocks['malloc_host']); "
+          "acl.rt.free(...) for blocks['malloc'] and blocks['malloc_align32']; "
+          "acl.media.dvpp_free(blocks['dvpp_malloc']).")
+def freed_with_partner(acl, blocks: dict):
     calls = list(acl_lab.tracer().calls)
-    for api, ptr in blocks.items():
-        if not _released_by_partner(calls, api, ptr):
-            namespace = "media" if api == "dvpp_malloc" else "rt"
-            raise NotYet(f"the acl.{namespace}.{api} block 0x{ptr:x} was not released by its "
-                         f"partner. Which call is paired with acl.{namespace}.{api}? "
-                         f"(After a refused free, acl.get_recent_err_msg() tells you.)")
+    unknown = [api for api in blocks if api not in FREED_BY]
+    if unknown:
+        raise NotYet(f"blocks has a key {unknown[0]!r}; keep the keys the cell above made "
+                     f"({', '.join(FREED_BY)}).")
+    left = [api for api, ptr in blocks.items() if not _released_by_partner(calls, api, ptr)]
+    if left:
+        raise NotYet("not released by their partners yet: "
+                     + "; ".join(f"acl.{traced_free(api)}(blocks[{api!r}])" for api in left)
+                     + ". (After a refused free, acl.get_recent_err_msg() names the partner.)")
+    for ptr in blocks.values():
         assert live_allocation(ptr) is None
     return "every block released by its partner: " + ", ".join(
         f"{api} -> acl.{traced_free(api)}" for api in blocks) + "."

@@ -30,32 +30,35 @@ def _as_bytes(array) -> np.ndarray:
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
-@exercise("03.1", "Round trip",
-          "Two synchronous copies: acl.rt.memcpy(dev_buf, n, src, n, "
-          "ACL_MEMCPY_HOST_TO_DEVICE), then memcpy(result's pointer, n, dev_buf, n, "
-          "ACL_MEMCPY_DEVICE_TO_HOST).")
-def round_trip(acl, dev_buf, result, data):
+ROUND_TRIP_HINT = ("Two synchronous copies: acl.rt.memcpy(dev_buf, data.nbytes, "
+                   "acl.util.numpy_to_ptr(data), data.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), then "
+                   "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
+                   "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST).")
+
+
+@exercise("03.1", "Round trip", ROUND_TRIP_HINT)
+def round_trip(acl, dev_buf: int, result: np.ndarray, data: np.ndarray):
     want = _as_bytes(data)
     if not np.array_equal(device_bytes(acl, dev_buf, want.size), want):
-        raise NotYet("dev_buf does not hold the data yet: copy it host -> device first "
-                     "(ACL_MEMCPY_HOST_TO_DEVICE).")
+        raise NotYet(f"dev_buf does not hold the data yet. {ROUND_TRIP_HINT}")
     if not np.array_equal(_as_bytes(result), want):
-        raise NotYet("dev_buf holds the data, but result does not: copy it back device -> "
-                     "host into acl.util.numpy_to_ptr(result) (ACL_MEMCPY_DEVICE_TO_HOST).")
+        raise NotYet("dev_buf holds the data, but result does not: "
+                     "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
+                     "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST).")
     return f"{want.size} bytes went to the device and came back unchanged."
 
 
 @exercise("03.2", "Don't overwrite a buffer in flight",
           "memcpy_async reads its source when the stream runs the copy, not when you call "
-          "it: synchronize the stream (or an event recorded after the first copy) before "
-          "refilling the staging buffer.")
-def staged_twice(acl, dev_a, dev_b, first, second):
+          "it: add acl.rt.synchronize_stream(stream) after the first copy, before "
+          "`staging` is refilled.")
+def staged_twice(acl, dev_a: int, dev_b: int, first: np.ndarray, second: np.ndarray):
     got_a = device_bytes(acl, dev_a, _as_bytes(first).size)
     if np.array_equal(got_a, _as_bytes(second)):
         raise NotYet("dev_a received the *second* batch: the first copy ran only after you had "
-                     "refilled the staging buffer. Wait for it (synchronize_stream, or "
-                     "synchronize_event on an event recorded after it) before overwriting "
-                     "the source.")
+                     "refilled the staging buffer. Wait for it with "
+                     "acl.rt.synchronize_stream(stream) right after the first memcpy_async "
+                     "(or synchronize_event on an event recorded after it).")
     if not np.array_equal(got_a, _as_bytes(first)):
         raise NotYet("dev_a does not hold the first batch: keep the first copy and let it "
                      "finish before the staging buffer changes.")
@@ -65,19 +68,24 @@ def staged_twice(acl, dev_a, dev_b, first, second):
 
 
 @exercise("03.3", "A truly asynchronous upload",
-          "Copy the numpy array into the pinned staging buffer first, then memcpy_async "
-          "staging -> dev_in on the stream, then synchronize_stream.")
-def pinned_upload(acl, dev_in, payload, stream):
+          "Stage the array in pinned memory first: host_view(staging, payload.nbytes)[:] = "
+          "payload, then acl.rt.memcpy_async(dev_in, payload.nbytes, staging, payload.nbytes, "
+          "ACL_MEMCPY_HOST_TO_DEVICE, stream), then acl.rt.synchronize_stream(stream).")
+def pinned_upload(acl, dev_in: int, payload: np.ndarray, stream: int):
     want = _as_bytes(payload)
     uploads = [c for c in acl_lab.tracer().calls if c.name == "rt.memcpy_async"
                and c.args[:1] == (dev_in,) and c.args[-1:] == (stream,) and c.ret == 0]
     if not uploads:
-        raise NotYet("no successful acl.rt.memcpy_async into dev_in on the stream yet.")
+        raise NotYet("no successful acl.rt.memcpy_async into dev_in on the stream yet. Stage "
+                     "the array in pinned memory first: host_view(staging, payload.nbytes)[:] "
+                     "= payload, then acl.rt.memcpy_async(dev_in, payload.nbytes, staging, "
+                     "payload.nbytes, ACL_MEMCPY_HOST_TO_DEVICE, stream), then "
+                     "acl.rt.synchronize_stream(stream).")
     source = live_allocation(uploads[-1].args[2])
     if source is None or not source["pinned"]:
         raise NotYet("the async copy read pageable memory (a numpy array), so ACL ran it "
-                     "synchronously. Stage the data in the pinned buffer (acl.rt.malloc_host) "
-                     "and copy from there.")
+                     "synchronously. Stage the data in the pinned buffer first "
+                     "(host_view(staging, payload.nbytes)[:] = payload) and copy from staging.")
     if not np.array_equal(device_bytes(acl, dev_in, want.size), want):
         raise NotYet("dev_in does not hold the payload: fill the staging buffer before the "
                      "copy, and synchronize the stream before checking.")

@@ -1,6 +1,8 @@
 """Chapter 04 checks: memory info per attribute, footprints, run mode."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.align import malloc_footprint
@@ -30,9 +32,10 @@ def _pool_attr(a: dict) -> int:
 
 
 @exercise("04.1", "How far free memory drops",
-          "For each size, read free of ACL_HBM_MEM_NORMAL, malloc(size, HUGE_FIRST), read free "
-          "again, free the block; the drop is ALIGN_UP(size, 32) + 32.")
-def footprint_drops(drops):
+          "drops = [], then for each size in sizes: before = free_bytes(ACL_HBM_MEM_NORMAL); "
+          "ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST); "
+          "drops.append(before - free_bytes(ACL_HBM_MEM_NORMAL)); acl.rt.free(ptr).")
+def footprint_drops(drops: Iterable):
     drops = list(drops)
     if len(drops) != len(FOOTPRINT_SIZES):
         raise NotYet(f"give one drop per size: {len(FOOTPRINT_SIZES)} numbers for sizes "
@@ -46,10 +49,10 @@ def footprint_drops(drops):
 
 
 @exercise("04.2", "Which attribute moved",
-          "Allocate 3 MiB with ACL_MEM_MALLOC_HUGE_FIRST, keep it, and pass the most specific "
-          "aclrtMemAttr whose free figure dropped (kind + page: e.g. ACL_DDR_MEM_NORMAL): "
-          "check('04.2', ptr, attr).")
-def which_attribute(ptr, attr):
+          "before = {a: free_bytes(a) for a in WATCHED}; ptr, ret = acl.rt.malloc(3 * MiB, "
+          "ACL_MEM_MALLOC_HUGE_FIRST) (keep it); attr = the a in WATCHED whose "
+          "free_bytes(a) != before[a].")
+def which_attribute(ptr: int, attr: int):
     a = _allocation(ptr, "ptr")
     if a["size"] != 3 * 1024 * 1024:
         raise NotYet(f"the block at 0x{ptr:x} is {a['size']} B; allocate exactly 3 MiB "
@@ -68,23 +71,26 @@ def which_attribute(ptr, attr):
 
 
 @exercise("04.3", "No host side on the board",
-          "On the '200dk' profile (ACL_DEVICE): fill a malloc_host buffer with bytes 0..63 "
-          "through acl.util.ptr_to_numpy, copy it into an aclrtMalloc buffer with "
-          "ACL_MEMCPY_DEVICE_TO_DEVICE, pass (acl, host_ptr, dev_ptr).")
-def device_mode_copy(acl, host_ptr, dev_ptr):
+          "host_buf, ret = acl.rt.malloc_host(64); acl.util.ptr_to_numpy(host_buf, (64,), "
+          "np.dtype(np.uint8).num)[:] = np.arange(64); dev_buf, ret = acl.rt.malloc(64, "
+          "ACL_MEM_MALLOC_HUGE_FIRST); acl.rt.memcpy(dev_buf, 64, host_buf, 64, "
+          "ACL_MEMCPY_DEVICE_TO_DEVICE).")
+def device_mode_copy(acl, host_buf: int, dev_buf: int):
     mode, ret = acl.rt.get_run_mode()
     if ret != 0 or mode != C.ACL_DEVICE:
         raise NotYet("this runs on the board: acl_lab.reset('200dk') first (run mode "
                      "ACL_DEVICE), then init and set_device(0).")
-    h, d = _allocation(host_ptr, "host_ptr"), _allocation(dev_ptr, "dev_ptr")
+    h, d = _allocation(host_buf, "host_buf"), _allocation(dev_buf, "dev_buf")
     if h["api"] != "malloc_host":
-        raise NotYet("host_ptr must come from acl.rt.malloc_host.")
+        raise NotYet("host_buf must come from acl.rt.malloc_host(64).")
     if d["api"] not in ("malloc", "malloc_align32") or d["size"] < 64:
-        raise NotYet("dev_ptr must be an acl.rt.malloc block of at least 64 bytes.")
+        raise NotYet("dev_buf must come from acl.rt.malloc(64, ACL_MEM_MALLOC_HUGE_FIRST).")
     if h["location"] != "device":
         raise NotYet("in ACL_DEVICE mode malloc_host memory is device memory; this one is not.")
-    got = list(acl.util.ptr_to_bytes(dev_ptr, 64))
+    got = list(acl.util.ptr_to_bytes(dev_buf, 64))
     if got != list(range(64)):
-        raise NotYet(f"dev_ptr holds {got[:8]}...; it should hold 0, 1, ..., 63. Fill the "
-                     f"host buffer first, then copy 64 bytes DEVICE_TO_DEVICE.")
+        raise NotYet(f"dev_buf holds {got[:8]}...; it should hold 0, 1, ..., 63. Fill host_buf "
+                     f"first (acl.util.ptr_to_numpy(host_buf, (64,), np.dtype(np.uint8).num)[:] "
+                     f"= np.arange(64)), then acl.rt.memcpy(dev_buf, 64, host_buf, 64, "
+                     f"ACL_MEMCPY_DEVICE_TO_DEVICE).")
     return "on the board, 'host' memory is device memory: no host-to-device transfer needed."

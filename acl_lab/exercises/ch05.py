@@ -1,12 +1,15 @@
 """Chapter 05 checks: the segment rule by hand, an aligned hand-carved segment, guard bytes."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.align import RUNTIME_ALIGN, align_up, segment_size
 from acl_lab.errors import AclLabError
+from acl_lab.pool import MemoryPool
 
 from . import NotYet, exercise
 
@@ -26,8 +29,9 @@ def runtime_offsets(lengths) -> list[int]:
 
 @exercise("05.1", "Lay out segments by hand",
           "Each segment takes m = ALIGN_UP(len, 32) + 32 bytes; the next one starts at the "
-          "first multiple of 64 at or after the previous end.")
-def layout(offsets):
+          "first multiple of 64 at or after the previous end. carve() above does exactly "
+          "that: offsets, end = carve(lengths).")
+def layout(offsets: Iterable):
     offsets = list(offsets)
     want = runtime_offsets(LAYOUT_LENGTHS)
     if len(offsets) != len(want):
@@ -42,9 +46,11 @@ def layout(offsets):
 
 
 @exercise("05.2", "Carve an aligned segment",
-          "The second segment starts at block + ALIGN_UP(m, 64) with m = ALIGN_UP(100, 32) + 32; "
-          "copy the bytes 0..63 there with memcpy_async from pinned memory, then synchronize.")
-def hand_carved(acl, block, ptr):
+          "ptr = block + align_up(segment_size(100), 64); fill pinned: "
+          "acl.util.ptr_to_numpy(pinned, (64,), np.dtype(np.uint8).num)[:] = np.arange(64); "
+          "then acl.rt.memcpy_async(ptr, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream) "
+          "and acl.rt.synchronize_stream(stream).")
+def hand_carved(acl, block: int, ptr: int):
     blocks = [a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == block]
     if not blocks:
         raise NotYet("block must be the live aclrtMallocAlign32 block you carve.")
@@ -59,15 +65,17 @@ def hand_carved(acl, block, ptr):
     host = np.zeros(64, dtype=np.uint8)
     ret = acl.rt.memcpy(acl.util.numpy_to_ptr(host), 64, ptr, 64, C.ACL_MEMCPY_DEVICE_TO_HOST)
     if ret != 0 or not np.array_equal(host, np.arange(64, dtype=np.uint8)):
-        raise NotYet("the segment does not hold 0, 1, ..., 63 yet: memcpy_async them from a "
-                     "malloc_host buffer and synchronize the stream.")
+        raise NotYet("the segment does not hold 0, 1, ..., 63 yet: fill pinned "
+                     "(acl.util.ptr_to_numpy(pinned, (64,), np.dtype(np.uint8).num)[:] = "
+                     "np.arange(64)), then acl.rt.memcpy_async(ptr, 64, pinned, 64, "
+                     "ACL_MEMCPY_HOST_TO_DEVICE, stream) and acl.rt.synchronize_stream(stream).")
     return f"block + {want - block}: 64-byte aligned, so the async copy was accepted."
 
 
 @exercise("05.3", "Which segment overran?",
-          "Call pool.check_guards() inside try/except acl_lab.AclLabError and read the message: "
-          "it names the segment whose guard bytes changed. Pass (pool, name).")
-def overrun_detective(pool, name):
+          "Call suspects.check_guards() inside try/except acl_lab.AclLabError and print the "
+          "error: it names the segment whose guard bytes changed. Set culprit to that name.")
+def overrun_detective(pool: MemoryPool, name: str):
     names = {blk.segment.name for blk in pool.blocks() if blk.kind == "segment"}
     if name not in names:
         raise NotYet(f"{name!r} is not a live segment of this pool; its segments are "

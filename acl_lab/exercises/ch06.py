@@ -1,6 +1,8 @@
 """Chapter 06 checks: capture rules, capturing and replaying a model, timing a replay."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 import acl_lab
@@ -8,7 +10,7 @@ from acl_lab import constants as C
 
 from . import NotYet, exercise
 
-#: Exercise 06.1: the calls made during a GLOBAL capture on ``stream``, in the order the
+#: Exercise 06.2: the calls made during a GLOBAL capture on ``stream``, in the order the
 #: notebook lists them, with the code each returns and the rule behind it.
 CAPTURE_QUIZ = (
     (C.ACL_ERROR_RT_STREAM_CAPTURED, "synchronizing a capturing stream is illegal in every mode"),
@@ -22,14 +24,16 @@ CAPTURE_QUIZ = (
     (C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an aclrtCreateEvent event cannot be recorded into a "
                                          "capture (and the capture is invalidated)"),
 )
-#: Exercise 06.2: what x holds before any replay.
+#: Exercise 06.1: what x holds before any replay.
 DOUBLING_START = np.arange(1, 9, dtype=np.float32)
 
 
-@exercise("06.1", "Legal during capture?",
-          "Run each call during a GLOBAL capture (or predict it) and list the return codes, "
-          "e.g. [107027, ...]; 0 for a call that is allowed.")
-def capture_quiz(codes):
+@exercise("06.2", "Legal during capture?",
+          "Run the six calls listed in the cell, in order, between "
+          "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) and "
+          "acl.mdl.ri_capture_end(s), and put their return codes in codes "
+          "(0 for a call that is allowed): codes = [acl.rt.synchronize_stream(s), ...].")
+def capture_quiz(codes: Iterable):
     codes = list(codes)
     if len(codes) != len(CAPTURE_QUIZ):
         raise NotYet(f"give one code per call: {len(CAPTURE_QUIZ)} codes, got {len(codes)}.")
@@ -55,10 +59,13 @@ def _read_floats(acl, ptr, n: int) -> np.ndarray:
     return host
 
 
-@exercise("06.2", "Capture once, double many times",
-          "Capture only the in-place aclnnAdd x = x + x * 1.0 on your stream (begin, add, end), "
-          "replay the model a few times, synchronize, and pass (acl, model, x_dev).")
-def doubling_model(acl, model, x_dev):
+@exercise("06.1", "Capture once, double many times",
+          "ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t); "
+          "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); "
+          "acl.nn.add(0, ws, ex, s2); doubling, ret = acl.mdl.ri_capture_end(s2); "
+          "then acl.mdl.ri_execute_async(doubling, s2) a few times and "
+          "acl.rt.synchronize_stream(s2).")
+def doubling_model(acl, model: int, x_dev: int):
     m = _model(model)
     if not m["ready"]:
         raise NotYet("the capture has not ended: call acl.mdl.ri_capture_end(stream).")
@@ -82,9 +89,10 @@ def doubling_model(acl, model, x_dev):
 
 
 @exercise("06.3", "Time one replay",
-          "Record `start` on a stream, replay the model there, record `end`, synchronize `end`, "
-          "and pass (acl, start, end, ms) with ms from acl.rt.event_elapsed_time(start, end).")
-def replay_time(acl, start, end, ms):
+          "acl.rt.record_event(t0, s); acl.mdl.ri_execute_async(graph, s); "
+          "acl.rt.record_event(t1, s); acl.rt.synchronize_event(t1); "
+          "ms, ret = acl.rt.event_elapsed_time(t0, t1).")
+def replay_time(acl, start: int, end: int, ms):
     elapsed, ret = acl.rt.event_elapsed_time(start, end)
     if ret != 0:
         raise NotYet(f"event_elapsed_time(start, end) fails ({ret}): "

@@ -11,6 +11,7 @@ import json
 import math
 import operator
 import os
+import threading
 
 import numpy as np
 
@@ -84,7 +85,361 @@ class _Namespace:
         self._sim = sim
 
 
-class Rt(_Namespace):
+def _value(default):
+    """pyACL calls that return a bare value (C returns it directly): ``default`` on failure,
+    with the explanation kept for acl.get_recent_err_msg()."""
+    def deco(fn):
+        @functools.wraps(fn)
+        def wrapper(self, *args):
+            rt = self._sim.rt
+            with rt.lock:
+                try:
+                    return fn(self, rt, *args)
+                except SimError as e:
+                    rt.last_error = e.message
+                    return default
+        return wrapper
+    return deco
+
+
+class _OfflineModels:
+    """acl.mdl, offline models (aclmdl*): load, describe, datasets, execute, unload. Names and
+    return shapes as pyACL: ``model_id, ret = load_from_file(path)``, ``size =
+    get_input_size_by_index(desc, i)``, ``dims, ret = get_input_dims(desc, i)`` with dims a
+    dict {"name", "dimCount", "dims"}."""
+
+    @_api(0)
+    def load_from_file(self, rt, model_path):
+        c = "aclmdlLoadFromFile"
+        return rt.models.load(rt.models.read_file(model_path, c), c)
+
+    @_api(0)
+    def load_from_mem(self, rt, model, model_size):
+        c = "aclmdlLoadFromMem"
+        return rt.models.load(rt.models.read_mem(_ptr(c, "model", model),
+                                                 _size(c, "modelSize", model_size), c), c)
+
+    @_api(0)
+    def load_from_file_with_mem(self, rt, model_path, work_ptr, work_size, weight_ptr,
+                                weight_size):
+        c = "aclmdlLoadFromFileWithMem"
+        return rt.models.load(rt.models.read_file(model_path, c), c,
+                              (_ptr(c, "workPtr", work_ptr), _size(c, "workSize", work_size)),
+                              (_ptr(c, "weightPtr", weight_ptr),
+                               _size(c, "weightSize", weight_size)))
+
+    @_api(0)
+    def load_from_mem_with_mem(self, rt, model, model_size, work_ptr, work_size, weight_ptr,
+                               weight_size):
+        c = "aclmdlLoadFromMemWithMem"
+        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c)
+        return rt.models.load(m, c, (_ptr(c, "workPtr", work_ptr),
+                                     _size(c, "workSize", work_size)),
+                              (_ptr(c, "weightPtr", weight_ptr),
+                               _size(c, "weightSize", weight_size)))
+
+    @_api(0, 0)
+    def query_size(self, rt, file_name):
+        m = rt.models.read_file(file_name, "aclmdlQuerySize")
+        return m.work_size, m.weight_size
+
+    @_api(0, 0)
+    def query_size_from_mem(self, rt, model, model_size):
+        c = "aclmdlQuerySizeFromMem"
+        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c)
+        return m.work_size, m.weight_size
+
+    @_api()
+    def unload(self, rt, model_id):
+        rt.models.unload(_int("aclmdlUnload", "modelId", model_id))
+
+    @_value(0)
+    def create_desc(self, rt):
+        return rt.models.create_desc()
+
+    @_api()
+    def get_desc(self, rt, model_desc, model_id):
+        c = "aclmdlGetDesc"
+        rt.models.get_desc(_ptr(c, "modelDesc", model_desc), _int(c, "modelId", model_id))
+
+    @_api()
+    def destroy_desc(self, rt, model_desc):
+        rt.models.destroy_desc(_ptr("aclmdlDestroyDesc", "modelDesc", model_desc))
+
+    @_value(0)
+    def get_num_inputs(self, rt, model_desc):
+        c = "aclmdlGetNumInputs"
+        return len(rt.models.desc(_ptr(c, "modelDesc", model_desc), c).model.inputs)
+
+    @_value(0)
+    def get_num_outputs(self, rt, model_desc):
+        c = "aclmdlGetNumOutputs"
+        return len(rt.models.desc(_ptr(c, "modelDesc", model_desc), c).model.outputs)
+
+    @staticmethod
+    def _tensor(rt, c, model_desc, index, outputs):
+        return rt.models.tensor(_ptr(c, "modelDesc", model_desc), _size(c, "index", index),
+                                outputs, c)
+
+    @_value(0)
+    def get_input_size_by_index(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetInputSizeByIndex", model_desc, index, False).size
+
+    @_value(0)
+    def get_output_size_by_index(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetOutputSizeByIndex", model_desc, index, True).size
+
+    @staticmethod
+    def _dims(t):
+        return {"name": t.name, "dimCount": len(t.dims), "dims": list(t.dims)}
+
+    @_api({})
+    def get_input_dims(self, rt, model_desc, index):
+        return self._dims(self._tensor(rt, "aclmdlGetInputDims", model_desc, index, False))
+
+    @_api({})
+    def get_output_dims(self, rt, model_desc, index):
+        return self._dims(self._tensor(rt, "aclmdlGetOutputDims", model_desc, index, True))
+
+    @_api({})
+    def get_cur_output_dims(self, rt, model_desc, index):
+        """Static models: the output dims (dynamic shapes are not modeled)."""
+        return self._dims(self._tensor(rt, "aclmdlGetCurOutputDims", model_desc, index, True))
+
+    @_value(C.ACL_DT_UNDEFINED)
+    def get_input_data_type(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetInputDataType", model_desc, index, False).dtype
+
+    @_value(C.ACL_DT_UNDEFINED)
+    def get_output_data_type(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetOutputDataType", model_desc, index, True).dtype
+
+    @_value(C.ACL_FORMAT_UNDEFINED)
+    def get_input_format(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetInputFormat", model_desc, index, False).fmt
+
+    @_value(C.ACL_FORMAT_UNDEFINED)
+    def get_output_format(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetOutputFormat", model_desc, index, True).fmt
+
+    @_value("")
+    def get_input_name_by_index(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetInputNameByIndex", model_desc, index, False).name
+
+    @_value("")
+    def get_output_name_by_index(self, rt, model_desc, index):
+        return self._tensor(rt, "aclmdlGetOutputNameByIndex", model_desc, index, True).name
+
+    def _index_by_name(self, rt, c, model_desc, name, outputs):
+        if not isinstance(name, str):
+            raise TypeError(f"{c}: name must be a str, not {type(name).__name__}")
+        m = rt.models.desc(_ptr(c, "modelDesc", model_desc), c).model
+        names = [t.name for t in (m.outputs if outputs else m.inputs)]
+        if name not in names:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{c}: the model has no {'output' if outputs else 'input'} named "
+                           f"{name!r}; its names are {names}.")
+        return names.index(name)
+
+    @_api(0)
+    def get_input_index_by_name(self, rt, model_desc, name):
+        return self._index_by_name(rt, "aclmdlGetInputIndexByName", model_desc, name, False)
+
+    @_api(0)
+    def get_output_index_by_name(self, rt, model_desc, name):
+        return self._index_by_name(rt, "aclmdlGetOutputIndexByName", model_desc, name, True)
+
+    @_value(0)
+    def create_dataset(self, rt):
+        return rt.models.create_dataset()
+
+    @_api(0)
+    def add_dataset_buffer(self, rt, dataset, data_buffer):
+        c = "aclmdlAddDatasetBuffer"
+        return rt.models.add_buffer(_ptr(c, "dataset", dataset),
+                                    _ptr(c, "dataBuffer", data_buffer))
+
+    @_value(0)
+    def get_dataset_num_buffers(self, rt, dataset):
+        c = "aclmdlGetDatasetNumBuffers"
+        return len(rt.models.dataset(_ptr(c, "dataset", dataset), c).buffers)
+
+    @_value(0)
+    def get_dataset_buffer(self, rt, dataset, index):
+        c = "aclmdlGetDatasetBuffer"
+        buffers = rt.models.dataset(_ptr(c, "dataset", dataset), c).buffers
+        index = _size(c, "index", index)
+        if index >= len(buffers):
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{c}: index {index} is out of range; the dataset holds "
+                           f"{len(buffers)} buffer(s). Got NULL (0).")
+        return buffers[index]
+
+    @_api()
+    def destroy_dataset(self, rt, dataset):
+        rt.models.destroy_dataset(_ptr("aclmdlDestroyDataset", "dataset", dataset))
+
+    @_api()
+    def execute(self, rt, model_id, input_, output):
+        c = "aclmdlExecute"
+        rt.models.execute(_int(c, "modelId", model_id), _ptr(c, "input", input_),
+                          _ptr(c, "output", output), None)
+
+    @_api()
+    def execute_async(self, rt, model_id, input_, output, stream):
+        c = "aclmdlExecuteAsync"
+        rt.models.execute(_int(c, "modelId", model_id), _ptr(c, "input", input_),
+                          _ptr(c, "output", output), rt.stream(_ptr(c, "stream", stream), c))
+
+
+class _DataBuffers:
+    """acl.* data buffers and helpers (aclCreateDataBuffer ..., aclDataTypeSize, fp16
+    conversions, aclrtGetVersion), as hicann/runtime's data_buffer.cpp and fp16.cpp."""
+
+    @_value(0)
+    def create_data_buffer(self, rt, data, size):
+        c = "aclCreateDataBuffer"
+        return rt.models.create_buffer(_ptr(c, "data", data), _size(c, "size", size))
+
+    @_api()
+    def destroy_data_buffer(self, rt, data_buffer):
+        rt.models.destroy_buffer(_ptr("aclDestroyDataBuffer", "dataBuffer", data_buffer))
+
+    @_api()
+    def update_data_buffer(self, rt, data_buffer, data, size):
+        c = "aclUpdateDataBuffer"
+        rt.models.update_buffer(_ptr(c, "dataBuffer", data_buffer), _ptr(c, "data", data),
+                                _size(c, "size", size))
+
+    @_value(0)
+    def get_data_buffer_addr(self, rt, data_buffer):
+        c = "aclGetDataBufferAddr"
+        return rt.models.buffer(_ptr(c, "dataBuffer", data_buffer), c).addr
+
+    @_value(0)
+    def get_data_buffer_size_v2(self, rt, data_buffer):
+        c = "aclGetDataBufferSizeV2"
+        return rt.models.buffer(_ptr(c, "dataBuffer", data_buffer), c).size
+
+    @_value(0)
+    def get_data_buffer_size(self, rt, data_buffer):
+        """The deprecated 32-bit form: the size truncated to uint32, as the C code casts."""
+        c = "aclGetDataBufferSize"
+        return rt.models.buffer(_ptr(c, "dataBuffer", data_buffer), c).size & 0xFFFF_FFFF
+
+    def data_type_size(self, data_type):
+        return data_type_size(_int("aclDataTypeSize", "dataType", data_type))
+
+    @staticmethod
+    def float16_to_float(value):
+        v = operator.index(value) & 0xFFFF
+        return float(np.array([v], np.uint16).view(np.float16)[0])
+
+    @staticmethod
+    def float_to_float16(value):
+        return int(np.array([float(value)], np.float16).view(np.uint16)[0])
+
+    @staticmethod
+    def get_version():
+        """(major, minor, patch, ret) of the ACL the simulator models (CANN 8.x, acl 1.17)."""
+        return ACL_VERSION + (C.ACL_SUCCESS,)
+
+
+ACL_VERSION = (1, 17, 0)
+_ONE = (C.ACL_BOOL, C.ACL_INT8, C.ACL_UINT8, C.ACL_HIFLOAT8, C.ACL_FLOAT8_E5M2,
+        C.ACL_FLOAT8_E4M3FN, C.ACL_FLOAT8_E8M0, C.ACL_UINT1, C.ACL_INT4)
+_TWO = (C.ACL_FLOAT16, C.ACL_INT16, C.ACL_UINT16, C.ACL_BF16)
+_FOUR = (C.ACL_FLOAT, C.ACL_INT32, C.ACL_UINT32, C.ACL_COMPLEX32)
+
+
+def data_type_size(dt: int) -> int:
+    """aclDataTypeSize: bytes per element; 0 for STRING / UNDEFINED, 8 for anything else
+    not listed (the C switch's default)."""
+    if dt in (C.ACL_STRING, C.ACL_DT_UNDEFINED):
+        return 0
+    if dt == C.ACL_COMPLEX128:
+        return 16
+    return 1 if dt in _ONE else 2 if dt in _TWO else 4 if dt in _FOUR else 8
+
+
+class _Callbacks:
+    """acl.rt host callbacks: subscribe a thread to a stream, launch a callback in stream
+    order, let the thread run it in process_report, unsubscribe (sim/callbacks.py)."""
+
+    @_api()
+    def subscribe_report(self, rt, thread_id, stream):
+        c = "aclrtSubscribeReport"
+        rt.callbacks.subscribe(_size(c, "threadId", thread_id), _ptr(c, "stream", stream))
+
+    @_api()
+    def unsubscribe_report(self, rt, thread_id, stream):
+        c = "aclrtUnSubscribeReport"
+        rt.callbacks.unsubscribe(_size(c, "threadId", thread_id), _ptr(c, "stream", stream))
+
+    @_api()
+    def launch_callback(self, rt, fn, user_data, block_type, stream):
+        c = "aclrtLaunchCallback"
+        if not callable(fn):
+            raise TypeError(f"{c}: fn must be a Python function, not {type(fn).__name__}")
+        rt.callbacks.launch(fn, user_data, _int(c, "blockType", block_type),
+                            _ptr(c, "stream", stream))
+
+    def process_report(self, timeout):
+        """Run the next callback for this thread; the function runs without the simulator's
+        lock, so it may call any acl function (as callbacks do: copy results, post-process)."""
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                report = rt.callbacks.next_report(_int("aclrtProcessReport", "timeout", timeout))
+            except SimError as e:
+                rt.last_error = e.message
+                return e.code
+        try:
+            report.run()
+        finally:
+            with rt.lock:
+                rt.callbacks.finished(report)
+        return C.ACL_SUCCESS
+
+
+class _Threads:
+    """acl.util.start_thread / stop_thread: pyACL's helper threads for callback processing."""
+
+    def start_thread(self, fn, args_list):
+        """(thread_id, ret): run ``fn(args_list)`` on a new thread; the id is the one
+        subscribe_report and process_report know it by."""
+        if not callable(fn):
+            raise TypeError(f"start_thread: fn must be a Python function, not {type(fn).__name__}")
+        t = threading.Thread(target=fn, args=(args_list,), daemon=True,
+                             name=f"acl_lab callback thread {len(self._started()) + 1}")
+        t.start()
+        self._started()[t.ident] = t
+        return t.ident, C.ACL_SUCCESS
+
+    def stop_thread(self, thread_id):
+        """ret: wait for the thread to finish (its function must return: set your exit flag
+        first). A thread still running after a minute is left alone and reported."""
+        t = self._started().get(thread_id)
+        rt = self._sim.rt
+        if t is None:
+            with rt.lock:
+                rt.last_error = (f"stop_thread: {thread_id} is not a thread acl.util.start_thread "
+                                 f"started (or it was stopped already).")
+            return C.ACL_ERROR_INVALID_PARAM
+        t.join(timeout=60)
+        if t.is_alive():
+            with rt.lock:
+                rt.last_error = (f"stop_thread: thread {thread_id} is still running after 60 s: "
+                                 f"its function never returned. Set the flag its loop checks "
+                                 f"before stopping it.")
+            return C.ACL_ERROR_FAILURE
+        del self._started()[thread_id]
+        return C.ACL_SUCCESS
+
+    def _started(self) -> dict:
+        return self.__dict__.setdefault("_threads", {})
+
+class Rt(_Namespace, _Callbacks):
     """acl.rt"""
 
     @_api()
@@ -276,7 +631,7 @@ def _capture_stream(rt, stream, call: str):
     return rt.stream(stream, call)
 
 
-class Mdl(_Namespace):
+class Mdl(_Namespace, _OfflineModels):
     """acl.mdl: stream capture into a model RI (aclmdlRI*), execution, debug print"""
 
     @_api()
@@ -416,7 +771,7 @@ class Media(_Namespace):
         rt.free(_ptr("acldvppFree", "devPtr", dev_ptr), "dvpp_free")
 
 
-class Util(_Namespace):
+class Util(_Namespace, _Threads):
     """acl.util: moving between Python objects and pointers"""
 
     def numpy_to_ptr(self, array):
@@ -496,7 +851,7 @@ class Util(_Namespace):
             return out.tobytes()
 
 
-class SimAcl(_Namespace):
+class SimAcl(_Namespace, _DataBuffers):
     """What ``acl_lab.load()`` hands out for the simulator: shaped like pyACL's ``acl``."""
 
     def __init__(self, sim: "Simulator"):

@@ -22,9 +22,6 @@ GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
 ACTIVE, INVALIDATED = C.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, C.ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
-# Chrome-trace spacing aclmdlRIDebugJsonPrint uses per task type (runtime stream.hpp)
-_JSON_TIMING = {"record": (4.5, 5.0), "wait": (14.5, 15.0)}
-_JSON_DEFAULT_TIMING = (9.5, 10.0)
 
 
 def _mode_name(mode: int) -> str:
@@ -254,9 +251,12 @@ class CaptureManager:
         if not path:
             raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: path is empty.")
         verbose = bool(flags & C.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+        # The runtime lays tasks out with fixed per-type spacing; the simulator writes each
+        # task's modeled start within one replay and its modeled duration instead, so the
+        # JSON agrees with events, the trace and the views.
         events, ts = [], 0.0
+        replay_task_us = self.rt.profile.rates.replay_task_us
         for t in m.tasks:
-            dur, step = _JSON_TIMING.get(t.kind, _JSON_DEFAULT_TIMING)
             args = {"Model Id": m.handle, "Stream Id": t.stream, "Task Id": t.seq,
                     "Task Type": t.kind.upper(), "Bytes": t.nbytes}
             args.update({k.title(): hex(v) if k in ("dst", "src", "ptr", "out", "workspace") else v
@@ -264,9 +264,9 @@ class CaptureManager:
             if verbose:
                 args["Modeled Duration Us"] = round(t.duration_us, 3)
             events.append({"name": t.kind.upper(), "pid": "acl_lab aclGraph",
-                           "tid": f"stream{t.stream:#x}", "ts": ts, "dur": dur, "ph": "X",
-                           "args": args})
-            ts += step
+                           "tid": f"stream{t.stream:#x}", "ts": round(ts, 3),
+                           "dur": round(t.duration_us, 3), "ph": "X", "args": args})
+            ts += t.duration_us + replay_task_us
         try:
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(events, f, indent=1)

@@ -183,8 +183,7 @@ class Operators:
         places = [self._storage(t, "tensor", call) for t in tensors]
         self._work_fits(ex.out, tensors[:-1], call)
         nbytes = sum(span for _, span in places)
-        r = self.rt.profile.rates
-        task = Task("op", r.op_fixed_us + nbytes / r.device, run=self._kernel(ex, places),
+        task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
                     nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
                     detail={"op": op, "out": ex.out.ptr, "shape": list(ex.out.shape),
                             "workspace": workspace})

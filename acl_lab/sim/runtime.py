@@ -13,6 +13,8 @@ from .. import constants as C
 from .capture import CaptureManager
 from ..memory_rules import c_name
 from .memory import Allocation, Memory
+from .model import Models
+from .callbacks import Callbacks
 from .ops import Operators
 from .profiles import Profile
 from .simerror import SimError
@@ -55,6 +57,8 @@ class Runtime:
         self.reports: list[str] = []          # leak reports from reset_device / finalize
         self.capture = CaptureManager(self)
         self.ops = Operators(self)
+        self.models = Models(self)            # offline models, datasets, data buffers
+        self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self._local = threading.local()       # per-thread current context, last error
 
@@ -178,13 +182,14 @@ class Runtime:
             self.report(f"{call}({dev.id}): {len(explicit)} stream(s) never destroyed "
                         f"({', '.join(hex(s) for s in explicit[:5])}); released now. Destroy "
                         f"streams before resetting the device.")
-        leaked = self.memory.live(device=dev.id)
+        leaked = [a for a in self.memory.live(device=dev.id) if not a.api.startswith("model_")]
         if leaked:
             self.report(f"{call}({dev.id}): {len(leaked)} allocation(s) never freed: "
                         + ", ".join(a.describe() for a in leaked[:5])
                         + f"{' ...' if len(leaked) > 5 else ''}; released now. Free device "
                         f"memory before resetting the device.")
         self.capture.drop(lambda m: m.device == dev.id)
+        self.models.drop_device(dev.id, call)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -497,6 +502,7 @@ class Runtime:
                       if p.device is None or p.device in self.devices or p.blocks.used],
             "touched_bytes": mem.touched_bytes(),
             "models": self.capture.snapshot(),
+            "offline_models": self.models.snapshot(),
             "timeline": [{"stream": t.stream, "kind": t.kind, "start_us": t.start_us,
                           "end_us": t.end_us, "nbytes": t.nbytes,
                           "model": t.detail.get("model"), "event": t.detail.get("event")}

@@ -56,6 +56,7 @@ class Scheduler:
     def __init__(self):
         self.now_us = 0.0                      # the host's modeled clock
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
+        self.running: set[Task] = set()        # tasks whose effect is running right now
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -85,10 +86,16 @@ class Scheduler:
         pending, end = stream.pending, 0.0
         while pending and (seq is None or pending[0].seq <= seq):
             task = pending[0]     # leaves the queue only once it has run: a task interrupted
-            if task.wait_for is not None:    # (Ctrl-C, MemoryError) stays queued
-                self.run_until(*task.wait_for[:2])
-            if task.run is not None:
-                task.run()
+            if task in self.running:         # (Ctrl-C, MemoryError) stays queued
+                break             # another caller runs it (a blocking callback waits unlocked)
+            self.running.add(task)
+            try:
+                if task.wait_for is not None:
+                    self.run_until(*task.wait_for[:2])
+                if task.run is not None:
+                    task.run()
+            finally:
+                self.running.discard(task)
             stream.executed, end = task.seq, task.end_us
             del pending[0]
         return end

@@ -41,15 +41,6 @@ def _check_kind(call: str, kind: int) -> None:
                        f"DEFAULT (4).")
 
 
-def _copy_cost(rt, direction: int, nbytes: int, pinned: bool) -> float:
-    r = rt.profile.rates
-    if direction == D2D:
-        return 2 * nbytes / r.device       # read and write device memory
-    if direction == H2H:
-        return nbytes / r.host
-    return nbytes / (r.h2d_pinned if pinned else r.h2d_pageable)
-
-
 def _direction(call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
     """The copy's real direction; ``strict`` (sync copies) refuses a kind that disagrees."""
     actual = DIRECTION[(src.location, dst.location)]
@@ -115,8 +106,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
                        f"cannot write it. Use aclrtMallocHost memory or the synchronous "
                        f"aclrtMemset.")
     byte, off = value & 0xFF, ptr - a.ptr
-    r = rt.profile.rates
-    task = Task("memset", count / (r.device if a.location == "device" else r.host),
+    task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
     _submit(rt, call, s, task, a.fresh_bytes(off, count))
@@ -156,7 +146,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         s = None
     elif s is not None:
         _aligned64(call, dst=dst, src=src)
-    task = Task("memcpy", _copy_cost(rt, direction, count, not pageable),
+    task = Task("memcpy", rt.profile.rates.copy_us(direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
@@ -196,7 +186,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
         np.copyto(dv, sv)
 
     pinned = d.pool is not None and sa.pool is not None
-    task = Task("memcpy2d", _copy_cost(rt, direction, width * height, pinned), run=run,
+    task = Task("memcpy2d", rt.profile.rates.copy_us(direction, width * height, pinned), run=run,
                 nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})

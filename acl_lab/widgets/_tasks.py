@@ -19,12 +19,14 @@ from ._figure import render
 TASK_COLORS = {
     "memcpy": "#4c72b0", "memcpy2d": "#64b5cd", "memset": "#55a868", "op": "#dd8452",
     "model": "#8172b3", "record": "#c44e52", "wait": "#937860",
+    "inference": "#da8bc3", "callback": "#ccb974",     # offline model execution, host callback
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
     "blocking": "#595959",   # host time in any other call: waits, synchronous work, capture
 }
 TASK_LABELS = {
     "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": "operator (aclnn)",
     "model": "model replay", "record": "event record", "wait": "event wait",
+    "inference": "offline model execution", "callback": "host callback",
     "launch": "host: issuing a task", "blocking": "host: other calls",
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet

@@ -1,0 +1,80 @@
+"""Chapter 08 checks: outputs prepared from the model description, model memory the
+application manages, and results collected by a callback in stream order."""
+from __future__ import annotations
+
+import acl_lab
+from acl_lab import constants as C
+
+from ..trace import untraced
+from . import NotYet, exercise
+
+
+def _device_block(ptr: int, size: int) -> dict | None:
+    """The live device allocation holding [ptr, ptr + size), if any."""
+    return next((a for a in acl_lab.snapshot()["allocations"]
+                 if a["location"] == "device" and a["ptr"] <= ptr
+                 and ptr + size <= a["ptr"] + a["size"]), None)
+
+
+@exercise("08.1", "Outputs from the description",
+          "One data buffer per output: size = acl.mdl.get_output_size_by_index(desc, i), "
+          "memory from acl.rt.malloc, wrapped by acl.create_data_buffer and added with "
+          "acl.mdl.add_dataset_buffer.")
+def output_dataset(acl, desc, dataset):
+    mdl = acl.mdl
+    outputs = untraced(mdl.get_num_outputs)(desc)
+    held = untraced(mdl.get_dataset_num_buffers)(dataset)
+    if held != outputs:
+        raise NotYet(f"the dataset holds {held} buffer(s) but the model has {outputs} "
+                     f"output(s) (acl.mdl.get_num_outputs(desc)): one buffer per output.")
+    for i in range(outputs):
+        buf = untraced(mdl.get_dataset_buffer)(dataset, i)
+        addr = untraced(acl.get_data_buffer_addr)(buf)
+        size = untraced(acl.get_data_buffer_size_v2)(buf)
+        need = untraced(mdl.get_output_size_by_index)(desc, i)
+        if size < need:
+            raise NotYet(f"buffer {i} says {size} B, but output {i} needs {need} B: use "
+                         f"acl.mdl.get_output_size_by_index(desc, {i}).")
+        if _device_block(addr, need) is None:
+            raise NotYet(f"buffer {i} points at 0x{addr:x}, which is not {need} B of live "
+                         f"device memory. The model writes device memory: acl.rt.malloc it.")
+    return f"{outputs} output buffer(s), each sized from the description, on the device."
+
+
+@exercise("08.2", "Model memory you manage",
+          "work_size, weight_size, ret = acl.mdl.query_size(path); malloc both on the device; "
+          "model_id, ret = acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, "
+          "weight_ptr, weight_size).")
+def app_managed(acl, model_id):
+    assert isinstance(model_id, int)
+    entry = next((m for m in acl_lab.snapshot().get("offline_models", [])
+                  if m["model_id"] == model_id), None)
+    if entry is None:
+        raise NotYet(f"model {model_id!r} is not loaded. Did load_from_file_with_mem return "
+                     f"ret 0? (acl.get_recent_err_msg() says why not.)")
+    if entry["memory"] != "app":
+        raise NotYet(f"model {model_id} runs on memory ACL allocated ({entry['memory']}): "
+                     f"pass your own work and weight pointers to load_from_file_with_mem.")
+    for part in ("work", "weight"):
+        if _device_block(entry[f"{part}_ptr"], entry[f"{part}_size"]) is None:
+            raise NotYet(f"the {part} memory is not a live device allocation of "
+                         f"{entry[part + '_size']} B.")
+    return (f"model {model_id} uses your {entry['work_size']} B of work memory and "
+            f"{entry['weight_size']} B of weights; acl.mdl.unload will leave them to you.")
+
+
+@exercise("08.3", "Results by callback",
+          "After each execute_async, launch_callback(fn, [i], ACL_CALLBACK_BLOCK, stream); in "
+          "fn copy output i to the host (acl.rt.memcpy ... DEVICE_TO_HOST) and append its "
+          "argmax to answers; synchronize the stream before you check.")
+def by_callback(acl, answers, digits):
+    calls = list(acl_lab.tracer().calls)
+    executed = sum(c.name == "mdl.execute_async" and c.ret == C.ACL_SUCCESS for c in calls)
+    launched = sum(c.name == "rt.launch_callback" and c.ret == C.ACL_SUCCESS for c in calls)
+    if executed < len(digits) or launched < len(digits):
+        raise NotYet(f"{executed} execute_async and {launched} launch_callback calls "
+                     f"succeeded; each of the {len(digits)} images needs both.")
+    if list(answers) != list(digits):
+        raise NotYet(f"answers {list(answers)} but the images show {list(digits)}. Did every "
+                     f"callback run (synchronize the stream first) and read its own output?")
+    return f"the callbacks read {list(answers)}, in stream order."

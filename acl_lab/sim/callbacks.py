@@ -1,0 +1,196 @@
+"""Host callbacks on streams: aclrtSubscribeReport / LaunchCallback / ProcessReport /
+UnSubscribeReport, and pyACL's acl.util.start_thread / stop_thread.
+
+A callback is a task in stream order. When the stream reaches it (deferred execution:
+when someone waits on the stream, or when the subscribed thread asks for its next report),
+the host function is handed to the thread subscribed to that stream, which runs it inside
+acl.rt.process_report. A blocking callback (ACL_CALLBACK_BLOCK) holds the stream until the
+function returned. Rules and codes as hicann/runtime: src/acl/aclrt_impl/callback.cpp
+(block type, timeout checks), src/runtime/api/impl/api_impl.cc ApiImpl::CallbackLaunch
+(an unsubscribed stream is ACL_ERROR_RT_STREAM_NO_CB_REG), api_error.cc ProcessReport and
+src/runtime/core/src/utils/subscribe.cc CbSubscribe::Insert/Delete (a stream subscribed
+twice ACL_ERROR_RT_STREAM_SUBSCRIBE, a thread that has no such subscription
+ACL_ERROR_RT_THREAD_SUBSCRIBE), api_c.cc (no report in time: ACL_ERROR_RT_REPORT_TIMEOUT).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass, field
+
+from .. import constants as C
+from .simerror import SimError
+from .streams import Stream, Task
+
+#: longest a stream waits (real seconds) for its subscribed thread to take a blocking
+#: callback; real hardware would hang for ever, the kernel must not
+HANDOFF_LIMIT_S = 10.0
+
+
+def _name(ident: int) -> str:
+    """A thread's name (stable across runs, unlike its ident) for messages."""
+    found = next((t.name for t in threading.enumerate() if t.ident == ident), None)
+    return repr(found) if found else f"{ident} (not a running thread)"
+
+
+@dataclass(eq=False)
+class Report:
+    fn: object
+    user_data: object
+    stream: int
+    block: bool
+    done: bool = False
+
+    def run(self) -> None:
+        try:
+            self.fn(self.user_data)
+        except Exception:       # a failing callback must not take the thread down
+            print("[acl_lab] a callback raised:\n" + traceback.format_exc(), file=sys.stderr)
+
+
+@dataclass(eq=False)
+class Subscriber:
+    thread: int
+    device: int
+    streams: set = field(default_factory=set)
+    inbox: deque = field(default_factory=deque)
+
+
+class Callbacks:
+    def __init__(self, rt):
+        self.rt = rt
+        self.cond = threading.Condition(rt.lock)
+        self.by_thread: dict[int, Subscriber] = {}
+        self.by_stream: dict[Stream, int] = {}       # stream -> subscribed thread id
+
+    def _stream(self, handle: int, call: str) -> Stream:
+        return self.rt.stream(handle, call)
+
+    def subscribe(self, thread: int, handle: int) -> None:
+        call = "aclrtSubscribeReport"
+        s = self._stream(handle, call)
+        if s in self.by_stream:
+            raise SimError(C.ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                           f"{call}: stream 0x{s.handle:x} is already subscribed by thread "
+                           f"{_name(self.by_stream[s])}. A stream reports to one thread; "
+                           f"unsubscribe it first.")
+        sub = self.by_thread.get(thread)
+        if sub is not None and sub.device != s.device:
+            raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                           f"{call}: thread {_name(thread)} already handles streams of device "
+                           f"{sub.device}; stream 0x{s.handle:x} is on device {s.device}. "
+                           f"Use another thread for that device.")
+        sub = sub or self.by_thread.setdefault(thread, Subscriber(thread, s.device))
+        sub.streams.add(s)
+        self.by_stream[s] = thread
+
+    def unsubscribe(self, thread: int, handle: int) -> None:
+        call = "aclrtUnSubscribeReport"
+        s = self._stream(handle, call)
+        owner = self.by_stream.get(s)
+        if owner is None:
+            raise SimError(C.ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                           f"{call}: stream 0x{s.handle:x} is not subscribed by any thread.")
+        if owner != thread:
+            raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                           f"{call}: stream 0x{s.handle:x} is subscribed by thread {_name(owner)}, "
+                           f"not {_name(thread)}.")
+        self.rt.sched.wait_stream(s)        # its callbacks are delivered and run before it
+        sub = self.by_thread[thread]        # unbinds (CbSubscribe::Delete waits for them)
+        self._wait_for(thread, lambda: not any(r.stream == s.handle for r in sub.inbox),
+                       f"unsubscribing stream 0x{s.handle:x}")
+        sub.streams.discard(s)
+        del self.by_stream[s]
+        if not sub.streams and not sub.inbox:
+            del self.by_thread[thread]
+        self.cond.notify_all()
+
+    def launch(self, fn, user_data, block_type: int, handle: int) -> None:
+        call = "aclrtLaunchCallback"
+        if block_type not in (C.ACL_CALLBACK_NO_BLOCK, C.ACL_CALLBACK_BLOCK):
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: blockType {block_type} is neither ACL_CALLBACK_NO_BLOCK (0) "
+                           f"nor ACL_CALLBACK_BLOCK (1).")
+        s = self._stream(handle, call)
+        if s not in self.by_stream:
+            raise SimError(C.ACL_ERROR_RT_STREAM_NO_CB_REG,
+                           f"{call}: stream 0x{s.handle:x} is not bound to any thread, so no "
+                           f"one would run the callback. Start a thread that loops on "
+                           f"acl.rt.process_report(timeout) and bind it with "
+                           f"acl.rt.subscribe_report(thread_id, stream) first.")
+        report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK)
+        self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
+                              run=lambda: self._deliver(s, report),
+                              detail={"block": report.block}), call)
+
+    def _deliver(self, s: Stream, report: Report) -> None:
+        """The stream reached the callback: hand it to the subscribed thread (and, for a
+        blocking one, wait until it ran)."""
+        thread = self.by_stream.get(s)
+        sub = self.by_thread.get(thread)
+        if sub is None:
+            self.rt.report(f"a callback on stream 0x{s.handle:x} was dropped: the stream was "
+                           f"unsubscribed before it ran.")
+            return
+        sub.inbox.append(report)
+        self.cond.notify_all()
+        if report.block:
+            self._wait_for(thread, lambda: report.done, f"a blocking callback on stream "
+                           f"0x{s.handle:x}")
+
+    def _wait_for(self, thread: int, done, what: str) -> None:
+        """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
+        HANDOFF_LIMIT_S; a thread never waits for itself."""
+        if thread == threading.get_ident():
+            return
+        deadline = time.monotonic() + HANDOFF_LIMIT_S
+        while not done():
+            alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
+            if not alive or time.monotonic() > deadline:
+                self.rt.report(f"{what} waited for thread {_name(thread)}, which "
+                               f"{'is gone' if not alive else 'never called'} "
+                               f"acl.rt.process_report; going on without it (on hardware it "
+                               f"would hang).")
+                return
+            self.cond.wait(0.05)
+
+    def next_report(self, timeout_ms: int) -> Report:
+        """The next callback handed to this thread, waiting up to ``timeout_ms`` real
+        milliseconds (-1: until one comes). Callbacks arrive when their stream reaches them,
+        i.e. when some thread waits for that stream (deferred execution keeps results
+        deterministic: the device never runs ahead on its own)."""
+        call = "aclrtProcessReport"
+        if timeout_ms < -1 or timeout_ms == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: timeout {timeout_ms} ms is invalid: use -1 (wait until a "
+                           f"callback comes) or a positive number of milliseconds.")
+        me = threading.get_ident()
+        end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
+        waited = False
+        while True:
+            sub = self.by_thread.get(me)
+            if sub is None and not waited:
+                # pause once before refusing: a loop around process_report on a thread whose
+                # subscription is gone (say, after acl_lab.reset()) must not spin a CPU
+                waited = True
+                self.cond.wait(0.1 if end is None else max(0.0, end - time.monotonic()))
+                continue
+            if sub is None:
+                raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                               f"{call}: this thread ({_name(me)}) is not subscribed to any stream. "
+                               f"Bind it first: acl.rt.subscribe_report(thread_id, stream).")
+            if sub.inbox:
+                return sub.inbox.popleft()
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
+                raise SimError(C.ACL_ERROR_RT_REPORT_TIMEOUT,
+                               f"{call}: no callback arrived within {timeout_ms} ms (a normal "
+                               f"answer while waiting in a loop).")
+            self.cond.wait(left if left is not None else 0.1)
+
+    def finished(self, report: Report) -> None:
+        report.done = True
+        self.cond.notify_all()

@@ -1,0 +1,395 @@
+"""Offline models (aclmdl*): data buffers, datasets, descriptions, load, execute, unload.
+
+Codes follow the implementation: aclCreateDataBuffer and friends as in hicann/runtime
+(src/acl/aclrt_impl/data_buffer.cpp); loading, datasets and execution as in hicann/ge
+(api/acl/acl_model/model/model.cpp ModelExecute, runtime/v1/graph/load/model_manager/
+davinci_model.cc: a user buffer plus 64 bytes smaller than the model's tensor is
+ACL_ERROR_GE_PARAM_INVALID, as is work or weight memory smaller than the model needs; an
+unknown model ID is ACL_ERROR_GE_EXEC_MODEL_ID_INVALID; a missing file
+ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID; bytes that are not an .om
+ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID; a dataset whose buffer count differs from the
+model's FAILED, i.e. ACL_ERROR_GE_FAILURE).
+
+Model memory: loaded with aclmdlLoadFromFile/Mem, ACL allocates the work (feature maps)
+and weight memory on the device and frees it at unload; loaded ...WithMem, the
+application's own allocations are used, checked for size, and stay the application's.
+Execution runs the ONNX graph with onnx's reference evaluator on the bytes in device memory.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import constants as C
+from .. import om
+from .memory import Allocation
+from .simerror import SimError
+from .streams import Stream, Task
+
+DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
+IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
+
+
+def _family(soc: str) -> str:
+    """Ascend910B3 -> Ascend910B: models run on the SoC family they were built for."""
+    return re.sub(r"(?<=[A-Z])\d+$", "", soc)
+
+
+@dataclass(eq=False)
+class DataBuffer:
+    handle: int
+    addr: int
+    size: int
+
+
+@dataclass(eq=False)
+class Dataset:
+    handle: int
+    buffers: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class LoadedModel:
+    id: int
+    om: om.OfflineModel
+    device: int
+    work: Allocation
+    weight: Allocation
+    acl_parts: tuple                   # the allocations ACL made for it (freed at unload)
+    executions: int = 0
+    _evaluator: object = None
+
+    def evaluator(self):
+        if self._evaluator is None:
+            import onnx
+            from onnx.reference import ReferenceEvaluator
+            self._evaluator = ReferenceEvaluator(onnx.load_from_string(self.om.onnx_bytes))
+        return self._evaluator
+
+
+@dataclass(eq=False)
+class Desc:
+    handle: int
+    model: om.OfflineModel | None = None
+
+
+class Models:
+    """Everything aclmdl* and aclDataBuffer of one simulated process."""
+
+    def __init__(self, rt):
+        self.rt = rt
+        self.buffers: dict[int, DataBuffer] = {}
+        self.datasets: dict[int, Dataset] = {}
+        self.descs: dict[int, Desc] = {}
+        self.loaded: dict[int, LoadedModel] = {}
+        self.unloaded: set[int] = set()
+        self._next = {DATABUF_BASE: 0, DATASET_BASE: 0, DESC_BASE: 0}
+        self._next_id = 0
+
+    def _handle(self, base: int) -> int:
+        self._next[base] += 1
+        return base + self._next[base] * 0x40
+
+    # ----- aclDataBuffer (any address and size are accepted, as ACL does) ----------------
+    def create_buffer(self, addr: int, size: int) -> int:
+        b = DataBuffer(self._handle(DATABUF_BASE), addr, size)
+        self.buffers[b.handle] = b
+        return b.handle
+
+    def buffer(self, handle: int, call: str) -> DataBuffer:
+        b = self.buffers.get(handle)
+        if b is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: dataBuffer 0x{handle:x} is "
+                           + ("NULL" if handle == 0 else "not a live aclDataBuffer (destroyed, "
+                              "or never created)")
+                           + ". Use the handle acl.create_data_buffer returned.")
+        return b
+
+    def destroy_buffer(self, handle: int) -> None:
+        self.buffer(handle, "aclDestroyDataBuffer")
+        del self.buffers[handle]
+
+    def update_buffer(self, handle: int, addr: int, size: int) -> None:
+        b = self.buffer(handle, "aclUpdateDataBuffer")
+        b.addr, b.size = addr, size
+
+    # ----- aclmdlDataset -------------------------------------------------------------------
+    def create_dataset(self) -> int:
+        d = Dataset(self._handle(DATASET_BASE))
+        self.datasets[d.handle] = d
+        return d.handle
+
+    def dataset(self, handle: int, call: str, what: str = "dataset") -> Dataset:
+        d = self.datasets.get(handle)
+        if d is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: {what} 0x{handle:x} is "
+                           + ("NULL" if handle == 0 else "not a live aclmdlDataset (destroyed, "
+                              "or never created)")
+                           + ". Create one with acl.mdl.create_dataset().")
+        return d
+
+    def add_buffer(self, ds: int, buf: int) -> int:
+        call = "aclmdlAddDatasetBuffer"
+        d = self.dataset(ds, call)
+        self.buffer(buf, call)
+        d.buffers.append(buf)
+        return ds
+
+    def destroy_dataset(self, ds: int) -> None:
+        self.dataset(ds, "aclmdlDestroyDataset")
+        del self.datasets[ds]      # its data buffers live on: destroy them yourself
+
+    # ----- aclmdlDesc ----------------------------------------------------------------------
+    def create_desc(self) -> int:
+        d = Desc(self._handle(DESC_BASE))
+        self.descs[d.handle] = d
+        return d.handle
+
+    def desc(self, handle: int, call: str, filled: bool = True) -> Desc:
+        d = self.descs.get(handle)
+        if d is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: modelDesc 0x{handle:x} is "
+                           + ("NULL" if handle == 0 else "not a live aclmdlDesc")
+                           + ". Create one with acl.mdl.create_desc().")
+        if filled and d.model is None:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: modelDesc 0x{handle:x} is empty. Fill it first with "
+                           f"acl.mdl.get_desc(desc, model_id).")
+        return d
+
+    def get_desc(self, handle: int, model_id: int) -> None:
+        d = self.desc(handle, "aclmdlGetDesc", filled=False)
+        d.model = self.model(model_id, "aclmdlGetDesc").om
+
+    def destroy_desc(self, handle: int) -> None:
+        self.desc(handle, "aclmdlDestroyDesc", filled=False)
+        del self.descs[handle]
+
+    def tensor(self, handle: int, index: int, outputs: bool, call: str) -> om.TensorDesc:
+        m = self.desc(handle, call).model
+        items = m.outputs if outputs else m.inputs
+        if not 0 <= index < len(items):
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: index {index} is out of range; the model has "
+                           f"{len(items)} {'output' if outputs else 'input'}(s), indices 0.."
+                           f"{len(items) - 1}.")
+        return items[index]
+
+    # ----- reading models --------------------------------------------------------------------
+    @staticmethod
+    def read_file(path, call: str) -> om.OfflineModel:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"{call}: modelPath must be a str, not {type(path).__name__}")
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
+                           f"{call}: model file {os.fspath(path)!r} does not exist or is empty. "
+                           f"Check the path (relative to the working directory "
+                           f"{os.path.basename(os.getcwd())!r}) and convert the model with "
+                           f"`acl-lab atc` first.")
+        with open(path, "rb") as f:
+            data = f.read(len(om.MAGIC))
+            if data == om.MAGIC:            # only an .om is read whole
+                data += f.read()
+        return Models._parse(data, call, repr(os.fspath(path)))
+
+    def read_mem(self, ptr: int, size: int, call: str) -> om.OfflineModel:
+        if ptr == 0:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID,
+                           f"{call}: model is NULL. Pass the address of the .om bytes "
+                           f"(e.g. acl.util.bytes_to_ptr(data)).")
+        if size == 0:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                           f"{call}: modelSize is 0. Pass the size of the .om bytes.")
+        try:
+            a = self.rt.memory.resolve(ptr, size, "model", call)
+        except SimError as e:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
+        return self._parse(a.view(ptr - a.ptr, size).tobytes(), call, f"at 0x{ptr:x}")
+
+    @staticmethod
+    def _parse(data: bytes, call: str, where: str) -> om.OfflineModel:
+        try:
+            return om.parse(data)
+        except om.NotAnOm as e:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                           f"{call}: the model {where} is not an offline model: {e}.") from None
+
+    # ----- load / unload -------------------------------------------------------------------
+    def load(self, m: om.OfflineModel, call: str, work: tuple | None = None,
+             weight: tuple | None = None) -> int:
+        """Load ``m`` on the current device. ``work`` / ``weight``: (ptr, size) the
+        application allocated, or None for ACL-managed memory."""
+        ctx = self.rt.require_ctx(call)
+        soc = self.rt.profile.soc_name
+        if _family(m.soc_version) != _family(soc):
+            raise SimError(C.ACL_ERROR_GE_LOAD_MODEL,
+                           f"{call}: the model was built for {m.soc_version}, but this device is "
+                           f"{soc}. Convert it again with --soc_version={soc}.")
+        user = [self._user_memory(call, what, given, need)
+                for what, given, need in (("work", work, m.work_size),
+                                          ("weight", weight, m.weight_size))]
+        taken = []
+        try:
+            for part, need, api in zip(user, (m.work_size, m.weight_size),
+                                       ("model_work", "model_weight")):
+                if part is None:
+                    a = self.rt.memory.malloc(ctx.device, need, C.ACL_MEM_MALLOC_HUGE_FIRST, api)
+                    taken.append(a)
+        except SimError as e:
+            for a in taken:
+                self.rt.memory.release(a, f"{call} failed")
+            raise SimError(C.ACL_ERROR_GE_MEMORY_ALLOCATION,
+                           f"{call}: no device memory for the model ({e.message})") from None
+        it = iter(taken)
+        work_a, weight_a = (p if p is not None else next(it) for p in user)
+        self._next_id += 1
+        lm = LoadedModel(self._next_id, m, ctx.device, work_a, weight_a, tuple(taken))
+        self.loaded[lm.id] = lm
+        self.rt.sched.now_us += m.weight_size / self.rt.profile.rates.h2d_pinned
+        return lm.id
+
+    def _user_memory(self, call, what, given, need) -> Allocation | None:
+        if given is None or given[0] == 0:
+            return None      # NULL: ACL allocates this part itself, as GE does
+        ptr, size = given
+        if size < need:
+            raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
+                           f"{call}: {what}Size is {size} B, but the model needs {need} B of "
+                           f"{what} memory. Ask acl.mdl.query_size(path) and allocate that much.")
+        try:
+            a = self.rt.memory.resolve(ptr, need, f"{what}Ptr", call)
+        except SimError as e:
+            raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+        if a.location != "device":
+            raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
+                           f"{call}: {what}Ptr 0x{ptr:x} is {a.describe()}: host memory. Model "
+                           f"{what} memory must be device memory from acl.rt.malloc.")
+        return a
+
+    def model(self, model_id: int, call: str) -> LoadedModel:
+        lm = self.loaded.get(model_id)
+        if lm is None:
+            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ID_INVALID,
+                           f"{call}: model {model_id} "
+                           + ("was already unloaded" if model_id in self.unloaded
+                              else "was never loaded")
+                           + ". Use the model_id a successful acl.mdl.load_* returned, and unload "
+                             "each model exactly once.")
+        return lm
+
+    def unload(self, model_id: int, why: str = "aclmdlUnload") -> None:
+        lm = self.model(model_id, "aclmdlUnload")
+        for s in self.rt.all_streams(lm.device):     # running executions finish first
+            last = next((t.seq for t in reversed(s.pending)
+                         if t.detail.get("offline_model") == model_id), None)
+            if last is not None:
+                self.rt.sched.wait_stream(s, last)
+        del self.loaded[model_id]
+        self.unloaded.add(model_id)
+        for a in lm.acl_parts:
+            self.rt.memory.release(a, f"released by {why}({model_id})")
+
+    def drop_device(self, device: int, call: str) -> None:
+        """A device is reset: its models are unloaded with it (and said so)."""
+        gone = [i for i, lm in self.loaded.items() if lm.device == device]
+        if gone:
+            self.rt.report(f"{call}({device}): model(s) {gone} never unloaded; unloaded now. "
+                           f"Call acl.mdl.unload(model_id) before resetting the device.")
+        for i in gone:
+            self.unload(i, call)
+
+    # ----- execute ---------------------------------------------------------------------------
+    def execute(self, model_id: int, inputs: int, outputs: int, stream: Stream | None) -> None:
+        call = "aclmdlExecute" if stream is None else "aclmdlExecuteAsync"
+        lm = self.model(model_id, call)
+        ins = self.dataset(inputs, call, "input")
+        outs = self.dataset(outputs, call, "output")
+        live = self.rt.memory.allocs
+        for what, a in (("work", lm.work), ("weight", lm.weight)):
+            if live.get(a.ptr) is not a:
+                raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
+                               f"{call}: model {model_id}'s {what} memory 0x{a.ptr:x} was freed "
+                               f"while the model is loaded. Memory passed to "
+                               f"load_from_file_with_mem must stay allocated until "
+                               f"acl.mdl.unload; nothing ran.")
+        in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
+        out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
+        if stream is None:
+            self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
+            self.rt.sched.blocking(self._task(lm, in_places, out_places))
+        else:
+            self.rt.issue(stream, self._task(lm, in_places, out_places), call)
+        lm.executions += 1
+
+    def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
+        if len(ds.buffers) != len(descs):
+            raise SimError(C.ACL_ERROR_GE_FAILURE,
+                           f"{call}: the {kind} dataset holds {len(ds.buffers)} buffer(s), but "
+                           f"the model has {len(descs)} {kind}(s). Add exactly one data buffer "
+                           f"per {kind}, in index order (acl.mdl.get_num_{kind}s(desc)).")
+        places = []
+        for i, (h, d) in enumerate(zip(ds.buffers, descs)):
+            b = self.buffer(h, call)
+            if b.addr == 0 and kind == "output" and sync:
+                places.append((None, 0, d, b))       # allocated at execution, as GE does
+                continue
+            if b.size + IO_SLACK < d.size:
+                raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
+                               f"{call}: {kind} {i} ({d.name}) buffer is {b.size} B, but the model "
+                               f"needs {d.size} B (dims {list(d.dims)}, "
+                               f"{C.DATA_TYPE_NAMES.get(d.dtype)}). Size it with "
+                               f"acl.mdl.get_{kind}_size_by_index(desc, {i}).")
+            try:
+                a = self.rt.memory.resolve(b.addr, d.size, f"{kind} {i}", call)
+            except SimError as e:
+                raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+            if a.location != "device" or a.device != device:
+                raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
+                               f"{call}: {kind} {i} ({d.name}) is at 0x{b.addr:x}, "
+                               f"{a.describe()} — not memory of device {device}. The model "
+                               f"reads and writes device memory: allocate with acl.rt.malloc "
+                               f"and copy host data in with acl.rt.memcpy.")
+            places.append((a, b.addr - a.ptr, d, b))
+        return places
+
+    def _task(self, lm: LoadedModel, ins: list, outs: list) -> Task:
+        for i, (a, _, d, b) in enumerate(outs):
+            if a is None:                            # NULL output of a sync execution
+                a = self.rt.memory.malloc(lm.device, d.size, C.ACL_MEM_MALLOC_HUGE_FIRST, "malloc")
+                b.addr, b.size = a.ptr, d.size
+                outs[i] = (a, 0, d, b)
+        nbytes = sum(d.size for *_, d, _b in ins + outs)
+
+        def run() -> None:
+            feed = {}
+            for a, off, d, _ in ins:
+                raw = a.view(off, d.size).view(om.NUMPY_DTYPE[d.dtype]).reshape(d.dims)
+                feed[d.name] = raw.astype(om.NUMPY_DTYPE[d.onnx_dtype])
+            with np.errstate(all="ignore"):   # garbage inputs may overflow, as on a device
+                results = lm.evaluator().run(None, feed)
+            for (a, off, d, _), value in zip(outs, results):
+                out = np.ascontiguousarray(value, dtype=om.NUMPY_DTYPE[d.dtype])
+                a.view(off, d.size)[:] = out.reshape(-1).view(np.uint8)
+
+        r = self.rt.profile.rates
+        model_bytes = lm.om.weight_size + 2 * lm.om.work_size + nbytes
+        return Task("inference", r.op_fixed_us * lm.om.nodes + model_bytes / r.device, run=run,
+                    nbytes=nbytes,
+                    uses=tuple(p[0] for p in ins + outs) + (lm.work, lm.weight),
+                    detail={"offline_model": lm.id, "execution": lm.executions + 1})
+
+    # ----- plain data ------------------------------------------------------------------------
+    def snapshot(self) -> list[dict]:
+        return [{"model_id": lm.id, "device": lm.device, "soc_version": lm.om.soc_version,
+                 "memory": {2: "acl", 1: "mixed", 0: "app"}[len(lm.acl_parts)],
+                 "work_ptr": lm.work.ptr, "work_size": lm.om.work_size,
+                 "weight_ptr": lm.weight.ptr, "weight_size": lm.om.weight_size,
+                 "inputs": [t.name for t in lm.om.inputs],
+                 "outputs": [t.name for t in lm.om.outputs], "executions": lm.executions}
+                for lm in self.loaded.values()]

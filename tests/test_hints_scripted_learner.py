@@ -1,0 +1,183 @@
+"""Hints that work when followed literally. A scripted learner opens each chapter in a real
+IPython shell and runs it top to bottom. At each exercise it first runs the cell as given
+(the placeholder ``...``): the check fails, and the message it shows must spell out the
+learner's code below, with the notebook's own variable names. Then it types exactly that
+code in place of the placeholder, runs the cell again, and the check must pass. It never
+opens the hidden solutions."""
+import re
+import textwrap
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import acl_lab
+from acl_lab.exercises import Result
+
+ROOT = Path(__file__).resolve().parents[1]
+PLACEHOLDER = re.compile(r"^(?P<indent>\s*)(?:return\s+|\w+\s*=\s*)?\.\.\.(?:\s*#.*)?$")
+
+#: exercise -> (what the learner types where the placeholder was, taken from the hint)
+LEARNER = {
+    "00.1": "count, ret = acl.rt.get_device_count()",
+    "00.2": "count, _ = acl.rt.get_device_count()\nret = acl.rt.set_device(count)",
+    "01.1": "acl.rt.set_context(default_ctx)",
+    "01.2": "acl.rt.record_event(ready, producer)\nacl.rt.stream_wait_event(consumer, ready)",
+    "01.3": "acl.rt.destroy_event(e)\nacl.rt.destroy_stream(s)\nacl.rt.free(buf)\n"
+            "acl.rt.reset_device(0)\nacl.finalize()",
+    "02.1": "if policy == ACL_MEM_MALLOC_HUGE_ONLY:\n    return 'huge'\n"
+            "if policy == ACL_MEM_MALLOC_NORMAL_ONLY:\n    return 'normal'\n"
+            "return 'huge' if align_up(size, 32) + 32 > MiB else 'normal'",
+    "02.2": "acl.rt.free_host(blocks['malloc_host'])\nacl.rt.free(blocks['malloc'])\n"
+            "acl.rt.free(blocks['malloc_align32'])\nacl.media.dvpp_free(blocks['dvpp_malloc'])",
+    "03.1": "acl.rt.memcpy(dev_buf, data.nbytes, acl.util.numpy_to_ptr(data), data.nbytes, "
+            "ACL_MEMCPY_HOST_TO_DEVICE)\n"
+            "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, data.nbytes, "
+            "ACL_MEMCPY_DEVICE_TO_HOST)",
+    "03.2": "acl.rt.synchronize_stream(stream)",
+    "03.3": "host_view(staging, payload.nbytes)[:] = payload\n"
+            "acl.rt.memcpy_async(dev_in, payload.nbytes, staging, payload.nbytes, "
+            "ACL_MEMCPY_HOST_TO_DEVICE, stream)\nacl.rt.synchronize_stream(stream)",
+    "04.1": "drops = []\nfor size in sizes:\n    before = free_bytes(ACL_HBM_MEM_NORMAL)\n"
+            "    ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "    drops.append(before - free_bytes(ACL_HBM_MEM_NORMAL))\n    acl.rt.free(ptr)",
+    "04.2": "before = {a: free_bytes(a) for a in WATCHED}\n"
+            "ptr, ret = acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "attr = next(a for a in WATCHED if free_bytes(a) != before[a])",
+    "04.3": "host_buf, ret = acl.rt.malloc_host(64)\n"
+            "acl.util.ptr_to_numpy(host_buf, (64,), np.dtype(np.uint8).num)[:] = np.arange(64)\n"
+            "dev_buf, ret = acl.rt.malloc(64, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "acl.rt.memcpy(dev_buf, 64, host_buf, 64, ACL_MEMCPY_DEVICE_TO_DEVICE)",
+    "05.1": "offsets, end = carve(lengths)",
+    "05.2": "ptr = block + align_up(segment_size(100), 64)\n"
+            "acl.util.ptr_to_numpy(pinned, (64,), np.dtype(np.uint8).num)[:] = np.arange(64)\n"
+            "acl.rt.memcpy_async(ptr, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream)\n"
+            "acl.rt.synchronize_stream(stream)",
+    "05.3": "try:\n    suspects.check_guards()\nexcept acl_lab.AclLabError as e:\n    print(e)\n"
+            "    culprit = str(e).split('segment ')[1].split(' at ')[0]",
+    "06.1": "ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t)\n"
+            "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)\n"
+            "acl.nn.add(0, ws, ex, s2)\ndoubling, ret = acl.mdl.ri_capture_end(s2)\n"
+            "for _ in range(3):\n    acl.mdl.ri_execute_async(doubling, s2)\n"
+            "acl.rt.synchronize_stream(s2)",
+    "06.2": "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)\n"
+            "codes = [acl.rt.synchronize_stream(s),\n"
+            "         acl.rt.memcpy(buf, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE),\n"
+            "         acl.rt.memcpy_async(buf, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, s),\n"
+            "         acl.rt.memset_async(buf, 64, 0, 64, 0),\n"
+            "         acl.rt.memcpy_async(buf, 64, acl.util.numpy_to_ptr(pageable), 64, "
+            "ACL_MEMCPY_HOST_TO_DEVICE, s),\n"
+            "         acl.rt.record_event(ev, s)]\nacl.mdl.ri_capture_end(s)",
+    "06.3": "acl.rt.record_event(t0, s)\nacl.mdl.ri_execute_async(graph, s)\n"
+            "acl.rt.record_event(t1, s)\nacl.rt.synchronize_event(t1)\n"
+            "ms, ret = acl.rt.event_elapsed_time(t0, t1)",
+    "07.1": "acl_lab.check(acl.rt.memset(buf['x'], NBYTES, 0, NBYTES))\ninp[:] = 1.0\n"
+            "acl_lab.check(acl.rt.memcpy_async(buf['x'], NBYTES, in_h, NBYTES, "
+            "ACL_MEMCPY_HOST_TO_DEVICE, copy_stream))\n"
+            "acl.rt.record_event(uploaded, copy_stream)\n"
+            "acl.rt.stream_wait_event(compute_stream, uploaded)\n"
+            "ws, ex, ret = acl.nn.mul_get_workspace_size(tensor['x'], tensor['w'], tensor['y'])\n"
+            "acl_lab.check(acl.nn.mul(0, ws, ex, compute_stream))\n"
+            "acl_lab.check(acl.rt.memcpy_async(out_h, NBYTES, buf['y'], NBYTES, "
+            "ACL_MEMCPY_DEVICE_TO_HOST, compute_stream))\n"
+            "acl_lab.check(acl.rt.synchronize_stream(compute_stream))",
+    "07.2": "scratch = pool.alloc(3000, name='scratch', rule='dvpp')",
+    "07.3": "acl.mdl.ri_destroy(graph)\nacl.rt.destroy_stream(copy_stream)\n"
+            "acl.rt.destroy_stream(compute_stream)\n"
+            "for event in list(ev.values()) + [uploaded]:\n    acl.rt.destroy_event(event)\n"
+            "for t in tensor.values():\n    acl.nn.destroy_tensor(t)\n"
+            "acl.nn.destroy_scalar(one)\n"
+            "for seg in [b.segment for b in pool.blocks() if b.kind == 'segment']:\n"
+            "    pool.free(seg.start)\npool.close()\n"
+            "acl.rt.free_host(in_h)\nacl.rt.free_host(out_h)\n"
+            "acl.rt.reset_device(0)\nacl.finalize()",
+}
+#: what the failing message must say for the code above to be "the hint, followed"
+SAYS = {
+    "00.1": ["count, ret = acl.rt.get_device_count()"],
+    "00.2": ["count, _ = acl.rt.get_device_count()", "ret = acl.rt.set_device(count)"],
+    "01.1": ["acl.rt.set_context(default_ctx)"],
+    "01.2": ["acl.rt.record_event(ready, producer)", "acl.rt.stream_wait_event(consumer, ready)"],
+    "01.3": ["acl.rt.destroy_event(e)", "acl.rt.destroy_stream(s)", "acl.rt.free(buf)",
+             "acl.rt.reset_device(0)", "acl.finalize()"],
+    "02.1": ["'huge' for ACL_MEM_MALLOC_HUGE_ONLY", "'normal' for ACL_MEM_MALLOC_NORMAL_ONLY",
+             "align_up(size, 32) + 32 > MiB"],
+    "02.2": ["acl.rt.free_host(blocks['malloc_host'])", "acl.rt.free(blocks['malloc'])",
+             "acl.rt.free(blocks['malloc_align32'])", "acl.media.dvpp_free(blocks['dvpp_malloc'])"],
+    "03.1": LEARNER["03.1"].split("\n"),
+    "03.2": ["acl.rt.synchronize_stream(stream)"],
+    "03.3": LEARNER["03.3"].split("\n"),
+    "04.1": ["drops = []", "before = free_bytes(ACL_HBM_MEM_NORMAL)",
+             "ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)",
+             "drops.append(before - free_bytes(ACL_HBM_MEM_NORMAL))", "acl.rt.free(ptr)"],
+    "04.2": ["before = {a: free_bytes(a) for a in WATCHED}",
+             "ptr, ret = acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)",
+             "free_bytes(a) != before[a]"],
+    "04.3": LEARNER["04.3"].split("\n"),
+    "05.1": ["offsets, end = carve(lengths)"],
+    "05.2": LEARNER["05.2"].split("\n"),
+    "05.3": ["suspects.check_guards()", "acl_lab.AclLabError", "culprit"],
+    "06.1": ["ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t)",
+             "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)",
+             "acl.nn.add(0, ws, ex, s2)", "doubling, ret = acl.mdl.ri_capture_end(s2)",
+             "acl.mdl.ri_execute_async(doubling, s2)", "acl.rt.synchronize_stream(s2)"],
+    "06.2": ["acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)",
+             "acl.mdl.ri_capture_end(s)", "codes = [acl.rt.synchronize_stream(s), ...]"],
+    "06.3": LEARNER["06.3"].split("\n"),
+    "07.1": ["acl.rt.record_event(uploaded, copy_stream)",
+             "acl.rt.stream_wait_event(compute_stream, uploaded)"],
+    "07.2": ["scratch = pool.alloc(3000, name='scratch', rule='dvpp')"],
+    "07.3": ["acl.mdl.ri_destroy(graph)", "copy_stream", "compute_stream", "uploaded",
+             "acl.nn.destroy_scalar(one)", "pool.close()", "acl.rt.free_host(in_h)",
+             "acl.rt.reset_device(0)", "acl.finalize()"],
+}
+
+
+def typed_in(cell: str, code: str) -> str:
+    """``cell`` with the learner's ``code`` where the first placeholder was (same indent) and
+    the other placeholder lines gone."""
+    lines, out, done = cell.splitlines(), [], False
+    for line in lines:
+        match = PLACEHOLDER.match(line)
+        if match is None:
+            out.append(line)
+        elif not done:
+            out.append(textwrap.indent(code, match["indent"]))
+            done = True
+    assert done, f"no placeholder in:\n{cell}"
+    return "\n".join(out)
+
+
+def exercise_id(source: str) -> str:
+    return re.findall(r'exercises\.check\("(\d\d\.\d)"', source)[-1]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")),
+                         ids=lambda p: p.stem)
+def test_a_learner_who_follows_each_hint_passes(path, shell, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    nb = nbformat.read(path, as_version=4)
+    seen = []
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if cell.cell_type != "code" or "solution" in tags:
+            continue
+        if "exercise" not in tags:
+            result = shell.run_cell(cell.source, store_history=False)
+            assert result.success, f"{cell.source[:200]}\n{result.error_in_exec!r}"
+            continue
+        ex = exercise_id(cell.source)
+        first = shell.run_cell(cell.source, store_history=False).result
+        assert isinstance(first, Result) and not first.passed, ex
+        for words in SAYS[ex]:
+            assert words in first.message, f"{ex}: the hint should say {words!r}:\n{first.message}"
+        result = shell.run_cell(typed_in(cell.source, LEARNER[ex]), store_history=False)
+        assert result.success, f"{ex}: {result.error_in_exec!r}"
+        assert isinstance(result.result, Result) and result.result.passed, \
+            f"{ex}: {result.result!r}"
+        seen.append(ex)
+    capsys.readouterr()
+    acl_lab.reset("910b")
+    chapter = path.stem[:2]
+    assert seen == sorted(k for k in LEARNER if k.startswith(chapter + ".")), \
+        "exercises numbered in the order the chapter shows them, each scripted"
