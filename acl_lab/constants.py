@@ -22,6 +22,37 @@ ACL_EVENT_STATUS_RESERVED = 2
 ACL_EVENT_RECORDED_STATUS_NOT_READY = 0
 ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 
+# --- event flags for aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag (acl_rt.h) ---
+ACL_EVENT_SYNC = 0x01                    # the event synchronises streams (needed in a capture)
+ACL_EVENT_CAPTURE_STREAM_PROGRESS = 0x02  # the event tracks a stream's progress
+ACL_EVENT_TIME_LINE = 0x08               # the event can time (elapsed time, timestamp)
+ACL_EVENT_DEVICE_USE_ONLY = 0x10
+ACL_EVENT_EXTERNAL = 0x20                # waited on inside a model, recorded outside it
+ACL_EVENT_IPC = 0x40
+# aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag operation flags (acl_rt.h)
+ACL_EVENT_RECORD_DEFAULT = 0x0
+ACL_EVENT_RECORD_EXTERNAL = 0x1
+ACL_EVENT_WAIT_DEFAULT = 0x0
+ACL_EVENT_WAIT_EXTERNAL = 0x1
+
+# --- stream flags for aclrtCreateStreamWithConfig, failure modes (acl_rt.h) ---
+ACL_STREAM_FAST_LAUNCH = 0x01
+ACL_STREAM_FAST_SYNC = 0x02
+ACL_STREAM_PERSISTENT = 0x04
+ACL_STREAM_HUGE = 0x08
+ACL_STREAM_CPU_SCHEDULE = 0x10
+ACL_STREAM_DEVICE_USE_ONLY = 0x20
+ACL_CONTINUE_ON_FAILURE = 0
+ACL_STOP_ON_FAILURE = 1
+
+# --- aclrtStreamStatus (acl_rt.h): what acl.rt.stream_query returns ---
+ACL_STREAM_STATUS_COMPLETE = 0
+ACL_STREAM_STATUS_NOT_READY = 1
+ACL_STREAM_STATUS_RESERVED = 0xFFFF
+
+# --- aclrtLastErrLevel (acl_rt.h): aclrtPeekAtLastError / aclrtGetLastError ---
+ACL_RT_THREAD_LEVEL = 0
+
 # --- aclrtMemcpyKind (acl_rt.h) ---
 ACL_MEMCPY_HOST_TO_HOST = 0
 ACL_MEMCPY_HOST_TO_DEVICE = 1
@@ -392,6 +423,7 @@ EVENT_STATUS_NAMES = _span("ACL_EVENT_STATUS_COMPLETE", "ACL_EVENT_STATUS_RESERV
 EVENT_RECORDED_STATUS_NAMES = _span(
     "ACL_EVENT_RECORDED_STATUS_NOT_READY", "ACL_EVENT_RECORDED_STATUS_COMPLETE"
 )
+STREAM_STATUS_NAMES = _span("ACL_STREAM_STATUS_COMPLETE", "ACL_STREAM_STATUS_RESERVED")
 MEMCPY_KIND_NAMES = _span("ACL_MEMCPY_HOST_TO_HOST", "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE")
 MALLOC_POLICY_NAMES = _span("ACL_MEM_MALLOC_HUGE_FIRST", "ACL_MEM_ACCESS_USER_SPACE_READONLY")
 MEM_ATTR_NAMES = _span("ACL_DDR_MEM", "ACL_MEM_P2P_HUGE1G")

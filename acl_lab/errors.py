@@ -619,14 +619,16 @@ USUAL_CAUSES: dict[str, str] = {
     "ACL_ERROR_RT_FEATURE_NOT_SUPPORT": (
         "Usual causes in application code: asking for something this chip or this state does "
         "not have, e.g. 1 GiB huge pages (ACL_HBM_MEM_HUGE1G) on a chip without them, an "
-        "asynchronous host-to-host copy in ACL_HOST mode, or recording an aclrtCreateEvent "
-        "event into a capture (record events outside the capture; the capture is then "
-        "invalidated)."
+        "asynchronous host-to-host copy in ACL_HOST mode, or recording (or waiting on) an "
+        "aclrtCreateEvent event in a capture (record events outside the capture, or create "
+        "them with aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to capture them; the capture "
+        "stays active)."
     ),
     "ACL_ERROR_RT_MODEL_EXECUTE": (
         "Usual cause in application code: memory a captured model uses was freed (or handed "
-        "to someone else) before aclmdlRIDestroy. Keep every buffer the model's tasks touch "
-        "alive until the model is destroyed."
+        "to someone else) before aclmdlRIDestroy, or an offline model's input, output, work "
+        "or weight memory was freed before aclmdlExecute. Keep every buffer a model touches "
+        "alive until the model is destroyed or unloaded."
     ),
     "ACL_ERROR_RT_CONTEXT_RELEASE_ERROR": (
         "Usual cause in application code: aclrtResetDevice without a matching aclrtSetDevice "
@@ -642,8 +644,14 @@ USUAL_CAUSES: dict[str, str] = {
         "recorded. Record both events on a stream first."
     ),
     "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": (
-        "Usual cause in application code: a task the capture could not record, such as an "
-        "aclrtCreateEvent event recorded into it."
+        "Usual cause in application code: a captured event recorded or waited on in a way that "
+        "links two different captures (the failing call returned 107032). Keep each captured "
+        "event inside one capture."
+    ),
+    "ACL_ERROR_GE_FAILURE": (
+        "Usual cause in application code: a dataset whose number of buffers differs from the "
+        "model's inputs or outputs (aclmdlGetNumInputs / aclmdlGetNumOutputs), passed to "
+        "aclmdlExecute. Add one data buffer per input and per output."
     ),
 }
 _IF_NONE = {_SUPPORT: "If none of these applies, collect the logs and contact Huawei support.",

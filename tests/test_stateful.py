@@ -149,6 +149,14 @@ class Evt:
     ctx: int
     rec: tuple | None = None      # (stream key, seq) of the last record
     clock_done: bool = False      # the host's modeled clock has certainly passed the record
+    flags: int | None = None      # aclrtCreateEventWithFlag's flag (None: aclrtCreateEvent)
+    ex: bool = False              # made by aclrtCreateEventExWithFlag: a capture can take it
+    capture: Cap | None = None    # the capture that recorded it (while that capture lasts)
+    ever: bool = False            # recorded on a stream at least once (Event::HasRecord)
+
+    def captured(self) -> Cap | None:
+        cap = self.capture
+        return cap if cap is not None and cap.stream.capture is cap else None
 
 
 @dataclass(eq=False)
@@ -198,6 +206,8 @@ class Cap:
     mode: int
     graph: Graph
     status: int = ACTIVE
+    joined: list = field(default_factory=list)   # streams that joined through an event
+    log: list = field(default_factory=list)      # (stream handle, kind, event) in model order
 
 
 def _overlaps(xs, ys) -> bool:
@@ -223,6 +233,19 @@ def check_size(v: int) -> int:
     return v
 
 
+def _check_range(low: int, high: int):
+    def check(v: int) -> int:
+        """pyACL parses some arguments as 32-bit C ints: outside, ACL_ERROR_INVALID_PARAM."""
+        if not low <= check_int(v) < high:
+            raise Fail(C.ACL_ERROR_INVALID_PARAM)
+        return v
+    return check
+
+
+check_i32 = _check_range(-(1 << 31), 1 << 31)
+check_u32 = _check_range(0, 1 << 32)
+
+
 class Model:
     """What ACL must do, per the documented rules. Methods raise Fail (the expected codes)
     or return a function that records the call's effect once the real call succeeded."""
@@ -242,6 +265,7 @@ class Model:
         self.current: int | None = None
         self.thread_mode = GLOBAL
         self.captures: dict[int, Cap] = {}             # stream handle -> capture
+        self.peers: set = set()                        # (device, peer it may access)
         self.graphs: dict[int, Graph] = {}
         self.pending: dict[object, list[Op]] = {}
         self.issued: dict[object, int] = {}
@@ -250,6 +274,13 @@ class Model:
                            for s in profile.pools}
         if profile.host_pinned:
             self.pool_sizes[(None, "host normal")] = profile.host_pinned
+
+    def peer_ok(self, a: int, b: int) -> bool:
+        """A copy between devices ``a`` and ``b``: the same device, or the current device
+        enabled access to the other one."""
+        c = self.contexts.get(self.current)
+        me = c.device if c is not None else None
+        return a == b or me in (a, b) and (me, b if me == a else a) in self.peers
 
     # ----- lookups (each raises the code the runtime returns) ---------------------------
     def ctx(self) -> Ctx:
@@ -689,6 +720,7 @@ class AclMachine(RuleBasedStateMachine):
             self.drop_block(b)
         m.refs[d] = 0
         m.default_ctx.pop(d, None)
+        m.peers = {p for p in m.peers if d not in p}
 
     def drop_context(self, c: Ctx) -> None:
         m = self.m
@@ -696,7 +728,9 @@ class AclMachine(RuleBasedStateMachine):
             del m.graphs[h]             # models captured in a context go with it
         for s in [m.default_streams.pop(c.handle)] + [m.streams.pop(h) for h in sorted(c.streams)]:
             m.clear(s.key)
-            if s.capture is not None:
+            if s.capture is not None and s.capture.stream is s:
+                for joined in s.capture.joined:
+                    joined.capture = None
                 del m.captures[s.handle]
                 m.graphs.pop(s.capture.graph.handle, None)
             if s.handle:
@@ -871,14 +905,53 @@ class AclMachine(RuleBasedStateMachine):
         if s.handle == 0 and s.capture is None and self.m.restricting(s.device):
             raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT)
 
-    def event_into_capture(self, s: Strm) -> None:
-        """aclrtCreateEvent events cannot be recorded into a capture: the capture breaks."""
-        cap = s.capture
-        if cap is not None:
-            def on_fail(before):
-                cap.status = INVALIDATED
-                return before
-            raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, on_fail=on_fail)
+    def event_into_capture(self, s: Strm, e: Evt, waiting: bool):
+        """An event met on a capturing stream (ApiImpl::EventRecord / StreamWaitEvent): a
+        function recording what the capture takes, or None for the ordinary path. Events
+        not made by aclrtCreateEventExWithFlag are refused and the capture stays ACTIVE; a
+        stream that waits on a captured event joins its capture (fork)."""
+        m, cap = self.m, s.capture
+        if waiting and e.captured() is not None:
+            mine = e.captured()
+            if s.handle == 0:
+                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT)
+            if cap is not None and cap is not mine:
+                def on_fail(before):
+                    cap.status = INVALIDATED
+                    return before
+                raise Fail(C.ACL_ERROR_STREAM_CAPTURE_CONFLICT, on_fail=on_fail)
+
+            def join(_):
+                if s.capture is None:
+                    s.capture = mine
+                    mine.joined.append(s)
+                self.mark(mine, s, "wait", e)
+            return join
+        if cap is None:
+            return None
+        if not e.ex:
+            raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        if waiting:
+            if e.rec is not None:
+                raise Fail(C.ACL_ERROR_RT_CAPTURE_DEPENDENCY)
+
+            return lambda _: self.mark(cap, s, "wait", e)
+        if not e.flags & C.ACL_EVENT_SYNC:
+            return lambda _: None          # the runtime records nothing and says success
+
+        def captured(_):
+            if cap.status == ACTIVE:
+                e.capture = cap
+            self.mark(cap, s, "record", e)
+        return captured
+
+    @staticmethod
+    def mark(cap: Cap, s: Strm, kind: str, e: Evt) -> None:
+        """An event record or wait the capture took: a task of the model (with no effect on
+        bytes), and a step of its fork/join log."""
+        if cap.status == ACTIVE:
+            cap.graph.templates.append(([], [], lambda: None))
+            cap.log.append((s.handle, kind, e.handle))
 
     @rule(data=st.data())
     @needs("events")
@@ -890,12 +963,14 @@ class AclMachine(RuleBasedStateMachine):
         def plan():
             check_size(h), check_size(sh)
             e, s = m.event(h), m.stream(sh)
-            self.event_into_capture(s)
+            taken = self.event_into_capture(s, e, waiting=False)
+            if taken is not None:
+                return taken
             self.check_task_stream(s)
 
             def effect(_):
                 m.run(s.key, [], [], lambda: None)
-                e.rec, e.clock_done = (s.key, m.issued[s.key]), False
+                e.rec, e.clock_done, e.ever = (s.key, m.issued[s.key]), False, True
             return effect
         self.call(plan, self.acl.rt.record_event, h, sh)
 
@@ -910,7 +985,11 @@ class AclMachine(RuleBasedStateMachine):
             check_size(sh), check_size(h)
             s = m.stream(sh)
             e = m.event(h)
-            self.event_into_capture(s)
+            taken = self.event_into_capture(s, e, waiting=True)
+            if taken is not None:
+                return taken
+            if not (e.ever or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)     # Event::Wait: never recorded
             self.check_task_stream(s)
 
             def effect(_):
@@ -936,9 +1015,16 @@ class AclMachine(RuleBasedStateMachine):
         m, h = self.m, self.draw_event(data)
 
         def plan():
-            e = m.event(check_size(h))
+            e = self.waitable(h)
             return lambda _: self.event_reached(e) if e.rec else None
         self.call(plan, self.acl.rt.synchronize_event, h)
+
+    def waitable(self, h: int) -> Evt:
+        """An event the host may wait on or time: not inside a capture in progress."""
+        e = self.m.event(check_size(h))
+        if e.captured() is not None:
+            raise Fail(C.ACL_ERROR_RT_EVENT_CAPTURED)
+        return e
 
     @rule(data=st.data())
     @needs("events")
@@ -971,7 +1057,7 @@ class AclMachine(RuleBasedStateMachine):
 
         def plan():
             check_size(a), check_size(b)
-            events = m.event(a), m.event(b)
+            events = self.waitable(a), self.waitable(b)
             possible = set()
             for e in events:
                 if e.rec is None:
@@ -984,6 +1070,237 @@ class AclMachine(RuleBasedStateMachine):
                     self.event_reached(e)
             return effect, possible
         self.call(plan, self.acl.rt.event_elapsed_time, a, b)
+
+    # ----- the runtime's wider calls: flags, resets, timeouts, polls, force, peers ---------
+    EVENT_FLAGS = [C.ACL_EVENT_SYNC, C.ACL_EVENT_SYNC, C.ACL_EVENT_TIME_LINE,
+                   C.ACL_EVENT_SYNC | C.ACL_EVENT_TIME_LINE, C.ACL_EVENT_CAPTURE_STREAM_PROGRESS,
+                   0, 0x80, C.ACL_EVENT_EXTERNAL | C.ACL_EVENT_SYNC, C.ACL_EVENT_IPC,
+                   C.ACL_EVENT_DEVICE_USE_ONLY, -1, 1 << 32]
+
+    @rule(flag=st.sampled_from(EVENT_FLAGS), ex=st.sampled_from([True, True, False]))
+    @needs_context
+    def create_event_with_flag(self, flag, ex):
+        m = self.m
+
+        def plan():
+            check_u32(flag)
+            top = 0x4F if ex else 0x3F            # RT_EVENT_FLAG_MAX / EventCreateEx's mask
+            if flag & top == 0 or flag > top:
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
+            for alone in (0x10, 0x20, 0x40) if ex else (0x10, 0x20):
+                if flag & alone and flag & ~alone:
+                    raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
+            if flag in (C.ACL_EVENT_DEVICE_USE_ONLY, C.ACL_EVENT_IPC):
+                raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+            c = m.ctx()
+
+            def effect(result):
+                m.events[result[0]] = Evt(result[0], c.handle, flags=flag, ex=ex)
+                c.events.add(result[0])
+            return effect
+        fn = self.acl.rt.create_event_ex_with_flag if ex else self.acl.rt.create_event_with_flag
+        self.call(plan, fn, flag)
+
+    @rule(data=st.data())
+    @needs("events")
+    @needs_context
+    def reset_event(self, data):
+        m = self.m
+        h, sh = self.draw_event(data), self.draw_stream(data)
+
+        def plan():
+            check_size(h), check_size(sh)
+            e, s = m.event(h), m.stream(sh)
+            if e.ex or s.capture is not None:
+                raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+            self.check_task_stream(s)
+
+            def effect(_):
+                m.run(s.key, [], [], lambda: None)
+                e.rec, e.clock_done = None, False
+            return effect
+        self.call(plan, self.acl.rt.reset_event, h, sh)
+
+    @rule(data=st.data())
+    @needs("events")
+    @needs_context
+    def event_get_timestamp(self, data):
+        h = self.draw_event(data)
+
+        def plan():
+            e = self.waitable(h)
+            if e.rec is None:
+                raise Fail(C.ACL_ERROR_RT_INTERNAL_ERROR)
+            return (lambda _: self.event_reached(e)), (
+                set() if e.clock_done else {C.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID})
+        self.call(plan, self.acl.rt.event_get_timestamp, h)
+
+    @rule(data=st.data(), timeout=st.sampled_from([-1, -1, 10 ** 9, 0, -2, 1 << 31]))
+    @needs("events")
+    @needs_context
+    def synchronize_event_with_timeout(self, data, timeout):
+        h = self.draw_event(data)
+
+        def plan():
+            check_size(h), check_i32(timeout)
+            if timeout < -1 or timeout == 0:
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
+            e = self.waitable(h)
+            return lambda _: self.event_reached(e) if e.rec else None
+        self.call(plan, self.acl.rt.synchronize_event_with_timeout, h, timeout)
+
+    @rule(data=st.data(), timeout=st.sampled_from([-1, -1, 10 ** 9, -2, 1 << 31]))
+    @needs_context
+    def synchronize_stream_with_timeout(self, data, timeout):
+        m, h = self.m, self.draw_stream(data)
+
+        def plan():
+            check_size(h), check_i32(timeout)
+            if timeout < -1:
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
+            s = m.stream(h, other_device_ok=True)
+            if s.capture is not None:
+                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURED)
+            return lambda _: m.synced(s.key)
+        self.call(plan, self.acl.rt.synchronize_stream_with_timeout, h, timeout)
+
+    @rule(data=st.data())
+    @needs_context
+    def stream_query(self, data):
+        m, h = self.m, self.draw_stream(data)
+
+        def plan():
+            s = m.stream(check_size(h))
+            if s.capture is not None:
+                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURED)
+
+            def effect(result):
+                assert result[0] in (C.ACL_STREAM_STATUS_COMPLETE, C.ACL_STREAM_STATUS_NOT_READY)
+                if result[0] == C.ACL_STREAM_STATUS_COMPLETE:
+                    m.synced(s.key)
+            return effect
+        self.call(plan, self.acl.rt.stream_query, h)
+
+    @rule(data=st.data(), mode=st.sampled_from([0, 1, 1, 2, -1]))
+    @needs_context
+    def set_stream_failure_mode(self, data, mode):
+        m, h = self.m, self.draw_stream(data)
+
+        def plan():
+            check_size(h), check_u32(mode)
+            m.stream(h)
+            if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
+            return None
+        self.call(plan, self.acl.rt.set_stream_failure_mode, h, mode)
+
+    @rule(priority=st.sampled_from([0, 3, -1]), flag=st.sampled_from([0, 1, 2, 0x40, 1 << 32]))
+    @needs_context
+    def create_stream_with_config(self, priority, flag):
+        m = self.m
+
+        def plan():
+            check_u32(priority), check_u32(flag)
+            c = m.ctx()
+
+            def effect(result):
+                m.streams[result[0]] = Strm(result[0], c.handle, c.device)
+                c.streams.add(result[0])
+            return effect
+        self.call(plan, self.acl.rt.create_stream_with_config, priority, flag)
+
+    @rule(data=st.data())
+    @needs("streams")
+    @needs_context
+    @late
+    def destroy_stream_force(self, data):
+        m, h = self.m, self.draw_stream(data)
+
+        def plan():
+            if check_size(h) == 0:
+                raise Fail(C.ACL_ERROR_INVALID_PARAM)
+            s = m.stream(h)
+            if s.capture is not None:
+                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURED)
+
+            def effect(_):       # queued work is discarded: what it would write is unknown
+                for p in m.pending.get(s.key, []):
+                    _forget(p.writes)
+                m.pending[s.key] = []
+                del m.streams[h]
+                m.contexts[s.ctx].streams.discard(h)
+                m.dead_handles.append(h)
+            return effect
+        self.call(plan, self.acl.rt.destroy_stream_force, h)
+
+    @rule(data=st.data())
+    @late
+    def reset_device_force(self, data):
+        m, d = self.m, self.draw_device(data)
+
+        def plan():
+            m.check_device(check_int(d))
+            if not m.refs.get(d):
+                raise Fail(C.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR)
+            return lambda _: self.close_device(d)
+        self.call(plan, self.acl.rt.reset_device_force, d)
+
+    @rule(level=st.sampled_from([C.ACL_RT_THREAD_LEVEL, C.ACL_RT_THREAD_LEVEL, 1]))
+    def last_error(self, level):
+        """A failure is kept by peek and handed out once by get, per thread."""
+        ret = self.acl.rt.malloc(0, 0)[1]           # size 0: ACL_ERROR_INVALID_PARAM
+        assert ret == C.ACL_ERROR_INVALID_PARAM
+        if level != C.ACL_RT_THREAD_LEVEL:
+            assert self.acl.rt.peek_at_last_error(level) == C.ACL_ERROR_INVALID_PARAM
+            assert self.acl.rt.get_last_error(level) == C.ACL_ERROR_INVALID_PARAM
+            return
+        assert self.acl.rt.peek_at_last_error(level) == ret
+        assert self.acl.rt.get_last_error(level) == ret
+        assert self.acl.rt.get_last_error(level) == self.acl.rt.peek_at_last_error(level) == 0
+
+    def peer_pair(self, device: int, peer: int) -> None:
+        m = self.m
+        m.check_device(device), m.check_device(peer)
+        if device == peer:
+            raise Fail(C.ACL_ERROR_INVALID_PARAM)
+        if m.profile.run_mode != C.ACL_HOST:
+            raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+
+    @rule(data=st.data())
+    @needs_context
+    def device_can_access_peer(self, data):
+        d, p = self.draw_device(data), self.draw_device(data)
+
+        def plan():
+            check_i32(d), check_i32(p)
+            self.peer_pair(d, p)
+            self.m.ctx()
+
+            def effect(result):
+                assert result[0] == 1
+            return effect
+        self.call(plan, self.acl.rt.device_can_access_peer, d, p)
+
+    @rule(data=st.data(), enable=st.booleans(), flags=st.sampled_from([0, 0, 0, 1, -1]))
+    @needs_context
+    def device_peer_access(self, data, enable, flags):
+        m, p = self.m, self.draw_device(data)
+
+        def plan():
+            check_i32(p)
+            if enable:
+                check_u32(flags)
+                if flags:
+                    raise Fail(C.ACL_ERROR_FEATURE_UNSUPPORTED)
+            me = m.ctx().device
+            self.peer_pair(me, p)
+            if enable:
+                return lambda _: m.peers.add((me, p))
+            return lambda _: m.peers.discard((me, p))
+        if enable:
+            self.call(plan, self.acl.rt.device_enable_peer_access, p, flags)
+        else:
+            self.call(plan, self.acl.rt.device_disable_peer_access, p)
 
     # ----- memory ---------------------------------------------------------------------------
     ALLOCATORS = ("malloc", "malloc_align32", "malloc_cached", "dvpp_malloc", "malloc_host")
@@ -1223,6 +1540,7 @@ class AclMachine(RuleBasedStateMachine):
         elif call_stream.capture is not None:
             if call_stream.capture.status == ACTIVE:
                 call_stream.capture.graph.templates.append((reads, writes, effect))
+                call_stream.capture.log.append((call_stream.handle, "task", None))
         else:
             m.run(call_stream.key, reads, writes, effect, **extra)
 
@@ -1332,7 +1650,7 @@ class AclMachine(RuleBasedStateMachine):
             stated = H2D if kind == C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE else kind
             if not is_async and stated not in (C.ACL_MEMCPY_DEFAULT, actual):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)       # sync copies trust no kind
-            if actual == D2D and d.device != sa.device:
+            if actual == D2D and not m.peer_ok(d.device, sa.device):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             pageable = d.api in PAGEABLE or sa.api in PAGEABLE
             if is_async and actual == H2H and (pageable or m.profile.run_mode == C.ACL_HOST):
@@ -1392,7 +1710,7 @@ class AclMachine(RuleBasedStateMachine):
             sa = m.resolve(src, sspan)
             actual = DIRECTION[(sa.location, d.location)]
             if kind not in (C.ACL_MEMCPY_DEFAULT, actual) or actual not in allowed or (
-                    actual == D2D and d.device != sa.device):
+                    actual == D2D and not m.peer_ok(d.device, sa.device)):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             self.check_submit(s)
             doff, soff = dst - d.ptr, src - sa.ptr
@@ -1463,7 +1781,8 @@ class AclMachine(RuleBasedStateMachine):
 
         def close(cap: Cap) -> None:
             del m.captures[cap.stream.handle]
-            cap.stream.capture = None
+            for joined in [cap.stream] + cap.joined:
+                joined.capture = None
 
         def plan():
             if check_size(sh) == 0:
@@ -1472,13 +1791,18 @@ class AclMachine(RuleBasedStateMachine):
             cap = s.capture
             if cap is None:
                 raise Fail(C.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
-            if cap.status == INVALIDATED:     # the model is destroyed with the capture
-                def on_fail(before):
-                    close(cap)
-                    del m.graphs[cap.graph.handle]
-                    return {**before, "models": [g for g in before["models"]
-                                                 if g["handle"] != cap.graph.handle]}
+            if cap.stream is not s:
+                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)
+
+            def on_fail(before):             # the model is destroyed with the capture
+                close(cap)
+                del m.graphs[cap.graph.handle]
+                return {**before, "models": [g for g in before["models"]
+                                             if g["handle"] != cap.graph.handle]}
+            if cap.status == INVALIDATED:
                 raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, on_fail=on_fail)
+            if not self.joined_back(cap):
+                raise Fail(C.ACL_ERROR_RT_STREAM_UNJOINED, on_fail=on_fail)
 
             def effect(result):
                 assert result[0] == cap.graph.handle
@@ -1486,6 +1810,22 @@ class AclMachine(RuleBasedStateMachine):
                 close(cap)
             return effect
         return self.call(plan, self.acl.mdl.ri_capture_end, sh)
+
+    @staticmethod
+    def joined_back(cap: Cap) -> bool:
+        """Every joined stream ends with a record another stream waits on after it, and the
+        origin waits on one of them (Context::CheckCaptureModelValidity)."""
+        home = False
+        for s in cap.joined:
+            mine = [i for i, (h, _, _) in enumerate(cap.log) if h == s.handle]
+            if not mine or cap.log[mine[-1]][1] != "record":
+                return False
+            ev = cap.log[mine[-1]][2]
+            waiters = {h for h, kind, e in cap.log[mine[-1] + 1:] if kind == "wait" and e == ev}
+            if not waiters:
+                return False
+            home = home or cap.stream.handle in waiters
+        return home or not cap.joined
 
     @rule(data=st.data())
     @needs("streams")

@@ -282,6 +282,12 @@ class Guard:
             destroy_stream=(None, self._note_destroy(self.streams, self.queued)),
             create_event=(None, self._note_handle(self.events)),
             destroy_event=(None, self._note_destroy(self.events)),
+            # the same bookkeeping for the runtime's wider calls (flags, config, force)
+            reset_device_force=(None, self._note_reset_device_force),
+            create_stream_with_config=(None, self._note_handle(self.streams)),
+            destroy_stream_force=(None, self._note_destroy(self.streams)),
+            create_event_with_flag=(None, self._note_handle(self.events)),
+            create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
         watched = self.models.hooks()       # offline models (load / unload)
         watched.setdefault("mdl", {}).update(
@@ -366,6 +372,12 @@ class Guard:
             del self.device_refs[device]
             self._forget(f"aclrtResetDevice({device})", device)
 
+    def _note_reset_device_force(self, ret, device):
+        """aclrtResetDeviceForce releases the device however many times it was set."""
+        if ret == 0 and device in self.device_refs:
+            self.device_refs[device] = 1
+            self._note_reset_device(ret, device)
+
     def _note_init(self, ret, *_):
         if ret in (C.ACL_SUCCESS, C.ACL_ERROR_REPEAT_INITIALIZE):
             self.initialized = True
@@ -377,7 +389,7 @@ class Guard:
             self._forget("aclFinalize", None)
 
     def _note_handle(self, table: dict):
-        def after(result):
+        def after(result, *_args):      # create_stream / create_event and their flag forms
             handle, ret = result
             if ret == 0:
                 table[handle] = self._current_device()

@@ -22,7 +22,7 @@ CAPTURE_QUIZ = (
     (C.ACL_ERROR_RT_STREAM_CAPTURED, "an async copy with pageable memory would need a stream "
                                      "synchronize, which a capturing stream refuses"),
     (C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an aclrtCreateEvent event cannot be recorded into a "
-                                         "capture (and the capture is invalidated)"),
+                                         "capture (it is refused; the capture stays ACTIVE)"),
 )
 #: Exercise 06.1: what x holds before any replay.
 DOUBLING_START = np.arange(1, 9, dtype=np.float32)

@@ -18,7 +18,7 @@ import numpy as np
 from .. import constants as C
 from ..errors import AclLabError, SimulatorLimit
 from ..memory_rules import NPY_TYPES
-from . import transfer
+from . import transfer, waits
 from .profiles import Profile, get_profile
 from .runtime import Runtime
 from .simerror import SimError
@@ -50,6 +50,20 @@ def _size(call: str, name: str, value) -> int:
 _ptr = _size   # pointers, handles and sizes are all unsigned 64-bit values in C
 
 
+def _bounded(low: int, high: int, ctype: str):
+    def check(call: str, name: str, value) -> int:
+        v = _int(call, name, value)
+        if not low <= v < high:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           f"{call}: {name}={v} does not fit in {ctype}.")
+        return v
+    return check
+
+
+_i32 = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
+_u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
+
+
 def _out_of_memory(call: str) -> SimulatorLimit:
     """Python could not allocate host memory during ``call`` (the budget leaves the rest of
     the machine to others, and they took it): say so instead of a bare MemoryError."""
@@ -69,7 +83,7 @@ def _api(*fail):
                 try:
                     result = fn(self, rt, *args, **kwargs)
                 except SimError as e:
-                    rt.last_error = e.message
+                    rt.last_error, rt.last_code = e.message, e.code
                     return (*fail, e.code) if fail else e.code
                 except MemoryError:
                     raise _out_of_memory(fn.__name__) from None
@@ -598,6 +612,94 @@ class Rt(_Namespace, _Callbacks):
                           _size(c, "width", width), _size(c, "height", height),
                           _int(c, "kind", kind), _ptr(c, "stream", stream))
 
+    # ----- beyond the chapters' basics: forced release, events with flags, timeouts, stream
+    # polls and settings, last error, peer access (hicann/runtime example/ programs use them)
+    @_api()
+    def reset_device_force(self, rt, device_id):
+        rt.reset_device_force(_int("aclrtResetDeviceForce", "deviceId", device_id))
+
+    @_api()
+    def destroy_stream_force(self, rt, stream):
+        rt.destroy_stream(_ptr("aclrtDestroyStreamForce", "stream", stream), force=True)
+
+    @_api(0)
+    def create_event_with_flag(self, rt, flag):
+        return waits.create_event(rt, _u32("aclrtCreateEventWithFlag", "flag", flag), ex=False)
+
+    @_api(0)
+    def create_event_ex_with_flag(self, rt, flag):
+        return waits.create_event(rt, _u32("aclrtCreateEventExWithFlag", "flag", flag), ex=True)
+
+    @_api()
+    def reset_event(self, rt, event, stream):
+        c = "aclrtResetEvent"
+        waits.reset_event(rt, _ptr(c, "event", event), _ptr(c, "stream", stream))
+
+    @_api(0)
+    def event_get_timestamp(self, rt, event):
+        return waits.event_timestamp_us(rt, _ptr("aclrtEventGetTimestamp", "event", event))
+
+    @_api()
+    def synchronize_event_with_timeout(self, rt, event, timeout):
+        c = "aclrtSynchronizeEventWithTimeout"
+        waits.synchronize_event(rt, _ptr(c, "event", event), _i32(c, "timeout", timeout))
+
+    @_api()
+    def synchronize_stream_with_timeout(self, rt, stream, timeout):
+        c = "aclrtSynchronizeStreamWithTimeout"
+        waits.synchronize_stream(rt, _ptr(c, "stream", stream), _i32(c, "timeout", timeout))
+
+    @_api(C.ACL_STREAM_STATUS_RESERVED)
+    def stream_query(self, rt, stream):
+        return waits.stream_query(rt, _ptr("aclrtStreamQuery", "stream", stream))
+
+    @_api()
+    def set_stream_failure_mode(self, rt, stream, mode):
+        c = "aclrtSetStreamFailureMode"
+        waits.set_failure_mode(rt, _ptr(c, "stream", stream), _u32(c, "mode", mode))
+
+    @_api(0)
+    def create_stream_with_config(self, rt, priority, flag):
+        c = "aclrtCreateStreamWithConfig"
+        return waits.create_stream(rt, _u32(c, "priority", priority), _u32(c, "flag", flag))
+
+    def peek_at_last_error(self, level):
+        """This thread's last failure code, kept (aclrtPeekAtLastError); returns ret only."""
+        return self._last_error(level, "aclrtPeekAtLastError", clear=False)
+
+    def get_last_error(self, level):
+        """This thread's last failure code, then cleared (aclrtGetLastError)."""
+        return self._last_error(level, "aclrtGetLastError", clear=True)
+
+    def _last_error(self, level, call: str, clear: bool) -> int:
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                level = _int(call, "level", level)
+            except SimError as e:
+                return e.code
+            if level != C.ACL_RT_THREAD_LEVEL:   # ACL_REQUIRES_PARAM_EQUAL (context.cpp)
+                return C.ACL_ERROR_INVALID_PARAM
+            code = rt.last_code
+            if clear:
+                rt.last_code = C.ACL_SUCCESS
+            return code
+
+    @_api(0)
+    def device_can_access_peer(self, rt, device_id, peer_device_id):
+        c = "aclrtDeviceCanAccessPeer"
+        return rt.peer.can_access(_i32(c, "deviceId", device_id),
+                                  _i32(c, "peerDeviceId", peer_device_id))
+
+    @_api()
+    def device_enable_peer_access(self, rt, peer_device_id, flags):
+        c = "aclrtDeviceEnablePeerAccess"
+        rt.peer.enable(_i32(c, "peerDeviceId", peer_device_id), _u32(c, "flags", flags))
+
+    @_api()
+    def device_disable_peer_access(self, rt, peer_device_id):
+        rt.peer.disable(_i32("aclrtDeviceDisablePeerAccess", "peerDeviceId", peer_device_id))
+
 
 def _creator(fn):
     """C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure."""
@@ -608,7 +710,7 @@ def _creator(fn):
             try:
                 return fn(self, rt, *args)
             except SimError as e:
-                rt.last_error = e.message
+                rt.last_error, rt.last_code = e.message, e.code
                 return 0
     return wrapper
 
@@ -688,6 +790,40 @@ class Mdl(_Namespace, _OfflineModels):
             raise TypeError(f"{c}: path must be a str, not {type(path).__name__}")
         rt.capture.debug_json(_ptr(c, "modelRI", model_ri), os.fspath(path),
                               _int(c, "flags", flags))
+
+    # ----- task groups and model update (aclmdlRICaptureTaskGrp*, aclmdlRICaptureTaskUpdate*)
+    @_api()
+    def ri_capture_task_grp_begin(self, rt, stream):
+        c = "aclmdlRICaptureTaskGrpBegin"
+        rt.capture.group_begin(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+    @_api(0)
+    def ri_capture_task_grp_end(self, rt, stream):
+        c = "aclmdlRICaptureTaskGrpEnd"
+        return rt.capture.group_end(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+    @_api()
+    def ri_capture_task_update_begin(self, rt, stream, handle):
+        c = "aclmdlRICaptureTaskUpdateBegin"
+        s = _explicit_stream(rt, _ptr(c, "stream", stream), c)
+        handle = _ptr(c, "handle", handle)
+        if handle == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: handle is NULL (0).")
+        rt.capture.update_begin(s, handle)
+
+    @_api()
+    def ri_capture_task_update_end(self, rt, stream):
+        c = "aclmdlRICaptureTaskUpdateEnd"
+        rt.capture.update_end(_explicit_stream(rt, _ptr(c, "stream", stream), c))
+
+
+def _explicit_stream(rt, stream, call: str):
+    """A stream the task-group calls name; NULL is refused (ACL_REQUIRES_NOT_NULL)."""
+    if stream == 0:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       f"{call}: stream is NULL. Task groups live on explicit streams: pass a "
+                       f"stream from acl.rt.create_stream().")
+    return rt.stream(stream, call)
 
 
 class Nn(_Namespace):

@@ -2,9 +2,16 @@
 
 Rules and codes follow hicann/runtime (src/acl/aclrt_impl/model_ri.cpp and the aclgraph
 runtime): a call that is illegal during capture returns its code but does not invalidate
-the capture; only a failure while recording (an event record/wait the capture cannot
-take) invalidates it, and then capture end returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
-and destroys the model. A replay issues the recorded tasks as one launch, without
+the capture (an event the capture cannot record, too: ApiImpl::EventRecord and
+ApiImpl::StreamWaitEvent refuse it before any capture handling); only a failure while
+recording a capturable event invalidates it (TerminateCapture), and then capture end
+returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the model.
+
+Cross-stream capture (runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
+from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) recorded on a capturing stream is captured;
+another stream that waits on it joins the capture (fork), and must hand its work back with
+a record the origin stream waits on (join) before capture end (Context::
+CheckCaptureModelValidity). Every task keeps the stream it was issued on. A replay issues the recorded tasks as one launch, without
 validating them again; a buffer freed while a model still uses it is reported at replay.
 """
 from __future__ import annotations
@@ -17,7 +24,7 @@ from .. import constants as C
 from .simerror import SimError
 from .streams import Stream, Task
 
-MODEL_BASE = 0x4000_0000
+MODEL_BASE, GROUP_BASE = 0x4000_0000, 0x4800_0000
 GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
@@ -28,15 +35,32 @@ def _mode_name(mode: int) -> str:
     return C.CAPTURE_MODE_NAMES.get(mode, str(mode))
 
 
+# Event flags whose events add no wait task in a capture (Event::IsEventWithoutWaitTask:
+# none of RT_EVENT_DDSYNC_NS = ACL_EVENT_SYNC, RT_EVENT_DDSYNC 0x4, EXTERNAL, IPC)
+_WAITABLE = C.ACL_EVENT_SYNC | 0x04 | C.ACL_EVENT_EXTERNAL | C.ACL_EVENT_IPC
+
+
 @dataclass(eq=False)
 class Model:
     handle: int
     device: int
-    stream: int                    # the stream it was captured on
+    stream: int                    # the stream it was captured on (the origin stream)
     tasks: list = field(default_factory=list)
+    streams: list = field(default_factory=list)   # origin first, then streams that joined
     ready: bool = False            # capture ended successfully
     executions: int = 0
     in_flight: int = 0             # replays issued whose effect has not run yet
+
+
+@dataclass(eq=False)
+class TaskGroup:
+    """aclrtTaskGrp: operator tasks recorded between TaskGrpBegin and TaskGrpEnd, which a
+    later TaskUpdateBegin..End replaces one by one (Context::StreamBeginTaskGrp and after)."""
+    handle: int
+    model: Model
+    tasks: list = field(default_factory=list)
+    error: int = 0                 # the first failure while sampling (SetTaskGroupErrCode)
+    updating: bool = False
 
 
 @dataclass(eq=False)
@@ -47,6 +71,7 @@ class Capture:
     model: Model
     status: int = ACTIVE
     why_invalid: str = ""
+    streams: list = field(default_factory=list)   # Stream objects: origin, then joined ones
 
 
 class CaptureManager:
@@ -54,7 +79,9 @@ class CaptureManager:
         self.rt = rt
         self.models: dict[int, Model] = {}
         self.active: dict[int, Capture] = {}     # stream handle -> capture in progress
+        self.groups: dict[int, TaskGroup] = {}   # closed task groups of live models
         self._count = 0
+        self._group_count = 0
 
     # ----- the thread's capture mode -------------------------------------------------------
     def thread_mode(self) -> int:
@@ -93,8 +120,9 @@ class CaptureManager:
                            f"{call}: stream 0x{stream.handle:x} is already capturing. End that "
                            f"capture (aclmdlRICaptureEnd) before beginning another.")
         self._count += 1
-        model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle)
-        cap = Capture(stream, mode, threading.get_ident(), model)
+        model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
+                      streams=[stream.handle])
+        cap = Capture(stream, mode, threading.get_ident(), model, streams=[stream])
         self.models[model.handle] = model
         self.active[stream.handle] = cap
         stream.capture = cap
@@ -110,6 +138,11 @@ class CaptureManager:
     def end(self, stream: Stream) -> int:
         call = "aclmdlRICaptureEnd"
         cap = self.capturing(stream, call)
+        if cap.stream is not stream:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                           f"{call}: stream 0x{stream.handle:x} joined the capture of stream "
+                           f"0x{cap.stream.handle:x} by waiting on its event; the capture was not "
+                           f"begun here. End it on the origin stream 0x{cap.stream.handle:x}.")
         if cap.mode != RELAXED and cap.thread != threading.get_ident():
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
@@ -123,15 +156,63 @@ class CaptureManager:
                            f"{call}: the capture on stream 0x{stream.handle:x} was invalidated "
                            f"({cap.why_invalid}); its model is destroyed. The stream works "
                            f"normally again: fix the call and capture again.")
+        self._check_joined(cap)
+        if any(s.group_mode == "sample" for s in cap.streams):
+            self._close(cap, keep_model=False)
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: a task group begun with aclmdlRICaptureTaskGrpBegin is still "
+                           f"open. Close it with aclmdlRICaptureTaskGrpEnd before capture end; "
+                           f"the model is destroyed, capture again.")
         self._close(cap, keep_model=True)
         cap.model.ready = True
         return cap.model.handle
 
+    def _check_joined(self, cap: Capture) -> None:
+        """Every stream that joined must end with an event record that another stream waited
+        on, and one such wait must be on the origin stream (Context::
+        CheckCaptureModelValidity); otherwise capture end fails and the model is destroyed."""
+        tasks, origin = cap.model.tasks, cap.stream.handle
+        problem, back_home = "", False
+        for s in cap.streams[1:]:
+            mine = [i for i, t in enumerate(tasks) if t.stream == s.handle]
+            last = tasks[mine[-1]] if mine else None
+            if last is None or last.kind != "record":
+                problem = (f"the last task on stream 0x{s.handle:x} is not an event record; "
+                           f"record an event there (acl.rt.record_event)")
+                break
+            ev = last.detail["event"]
+            waiters = {t.stream for t in tasks[mine[-1] + 1:]
+                       if t.kind == "wait" and t.detail.get("event") == ev}
+            if not waiters:
+                problem = (f"stream 0x{s.handle:x} ends with a record of event 0x{ev:x} that no "
+                           f"stream waits on")
+                break
+            back_home = back_home or origin in waiters
+        if not problem and len(cap.streams) > 1 and not back_home:
+            problem = (f"the origin stream 0x{origin:x} waits on no event recorded by the "
+                       f"streams that joined, so their work is not joined back")
+        if problem:
+            self._close(cap, keep_model=False)
+            raise SimError(C.ACL_ERROR_RT_STREAM_UNJOINED,
+                           f"aclmdlRICaptureEnd: {problem}. In a cross-stream capture every "
+                           f"stream that joined (by waiting on a captured event) must come back: "
+                           f"record an ACL_EVENT_SYNC event on it and make the origin stream wait "
+                           f"on that event before capture end. The model is destroyed; capture "
+                           f"again.")
+
     def _close(self, cap: Capture, keep_model: bool) -> None:
         del self.active[cap.stream.handle]
-        cap.stream.capture = None
+        for s in cap.streams:
+            s.capture = None
+            if s.group_mode == "sample":
+                s.group_mode = s.group = None
         if not keep_model:
-            del self.models[cap.model.handle]
+            self._forget_model(cap.model.handle)
+
+    def _forget_model(self, handle: int) -> None:
+        del self.models[handle]
+        for h in [h for h, g in self.groups.items() if g.model.handle == handle]:
+            del self.groups[h]
 
     def info(self, stream: Stream) -> tuple[int, int]:
         cap = stream.capture
@@ -140,13 +221,166 @@ class CaptureManager:
         return cap.status, cap.model.handle
 
     # ----- what happens on a capturing stream ----------------------------------------------
-    def record(self, cap: Capture, task: Task) -> Task:
-        """Keep ``task`` in the model instead of running it (nothing runs while capturing)."""
+    def record(self, stream: Stream, task: Task) -> Task:
+        """Keep ``task`` in the model instead of running it (nothing runs while capturing);
+        the task keeps the stream it was issued on."""
+        cap = stream.capture
+        group = stream.group if stream.group_mode == "sample" else None
+        if group is not None and task.kind != "op":   # Stream::PackingTaskGroup
+            group.error = group.error or C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT
+            raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                           f"a {task.kind} task cannot join the task group open on stream "
+                           f"0x{stream.handle:x}: only operator (Cube/Vector core) tasks can. "
+                           f"Issue it before aclmdlRICaptureTaskGrpBegin or after TaskGrpEnd; "
+                           f"TaskGrpEnd will now fail with this code.")
         self.rt.sched.now_us += self.rt.profile.rates.launch_us
         if cap.status == ACTIVE:
-            task.stream, task.seq = cap.stream.handle, len(cap.model.tasks) + 1
+            task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
             cap.model.tasks.append(task)
+            if group is not None:
+                group.tasks.append(task)
         return task
+
+    # ----- task groups: record a group, later replace its operators (model update) --------
+    def group_begin(self, stream: Stream) -> None:
+        call = "aclmdlRICaptureTaskGrpBegin"
+        _group_idle(stream, call)
+        cap = self.capturing(stream, call)
+        self._group_count += 1
+        stream.group_mode = "sample"
+        stream.group = TaskGroup(GROUP_BASE + self._group_count * 0x40, cap.model)
+
+    def group_end(self, stream: Stream) -> int:
+        call = "aclmdlRICaptureTaskGrpEnd"
+        if stream.group_mode != "sample":
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: stream 0x{stream.handle:x} has no task group open. Call "
+                           f"aclmdlRICaptureTaskGrpBegin on it first.")
+        cap = self.capturing(stream, call)
+        group = stream.group
+        stream.group_mode = stream.group = None
+        if group.error:
+            raise SimError(group.error, f"{call}: a task issued inside the group failed "
+                           f"(code {group.error}); the group is discarded (handle NULL).")
+        if cap.status == INVALIDATED:
+            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+                           f"{call}: the capture on stream 0x{cap.stream.handle:x} was "
+                           f"invalidated ({cap.why_invalid}); the group is discarded.")
+        self.groups[group.handle] = group
+        return group.handle
+
+    def update_begin(self, stream: Stream, handle: int) -> None:
+        call = "aclmdlRICaptureTaskUpdateBegin"
+        _group_idle(stream, call)
+        group = self.groups.get(handle)
+        if group is None:
+            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
+                           f"{call}: 0x{handle:x} is not a task group of a live model. Use the "
+                           f"handle aclmdlRICaptureTaskGrpEnd returned, before aclmdlRIDestroy.")
+        if group.updating:
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: task group 0x{handle:x} is already being updated by another "
+                           f"stream; one stream at a time.")
+        group.updating = True
+        stream.group_mode, stream.group, stream.update_index = "update", group, 0
+
+    def update_end(self, stream: Stream) -> None:
+        call = "aclmdlRICaptureTaskUpdateEnd"
+        if stream.group_mode != "update":
+            raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                           f"{call}: stream 0x{stream.handle:x} is not updating a task group. "
+                           f"Call aclmdlRICaptureTaskUpdateBegin first.")
+        group, done = stream.group, stream.update_index
+        group.updating = False
+        stream.group_mode = stream.group = None
+        if done != len(group.tasks):   # Context::StreamEndTaskUpdate: RT_ERROR_STREAM_TASKGRP_UPDATE
+            raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
+                           f"{call}: task group 0x{group.handle:x} has {len(group.tasks)} task(s) "
+                           f"but {done} were issued in the update; the tasks not replaced keep "
+                           f"their old arguments. Issue one operator per task of the group.")
+
+    def update_task(self, stream: Stream, task: Task, call: str) -> Task:
+        """A launch on a stream in update mode: instead of running, a task on that stream
+        replaces the group's next operator in the model when the stream reaches it."""
+        group = stream.group
+        if task.kind != "op":
+            raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
+                           f"{call}: stream 0x{stream.handle:x} is updating task group "
+                           f"0x{group.handle:x}; only operator launches update it.")
+        if stream.update_index >= len(group.tasks):   # Stream::UpdateTask
+            raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
+                           f"{call}: task group 0x{group.handle:x} has only {len(group.tasks)} "
+                           f"task(s); this launch has nothing left to replace.")
+        target = group.tasks[stream.update_index]
+        stream.update_index += 1
+
+        def patch() -> None:
+            target.run, target.detail = task.run, {**task.detail, "updated": True}
+            target.uses, target.nbytes, target.duration_us = task.uses, task.nbytes, \
+                task.duration_us
+
+        update = Task("update", 0.0, run=patch, detail={"model": group.model.handle,
+                                                        "task": target.seq})
+        return self.rt.sched.issue(stream, update, self.rt.profile.rates.launch_us)
+
+    # ----- events in a capture: fork and join across streams -------------------------------
+    @staticmethod
+    def event_capture(e) -> Capture | None:
+        """The capture in progress that recorded ``e`` (Event::IsCapturing), if any."""
+        cap = e.capture
+        return cap if cap is not None and cap.stream.capture is cap else None
+
+    def record_event(self, s: Stream, e, call: str) -> bool:
+        """aclrtRecordEvent on a capturing stream (ApiImpl::EventRecord); True when the
+        capture took it (or, for an event that adds no wait task, silently dropped it)."""
+        cap = s.capture
+        if cap is None or e.flags == C.ACL_EVENT_EXTERNAL:
+            return False            # an EXTERNAL event is recorded as an ordinary task
+        if not e.ex:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
+        if not (e.flags or 0) & _WAITABLE:
+            return True             # the runtime warns and returns success, recording nothing
+        if cap.status == ACTIVE:
+            e.capture = cap
+        self.record(s, Task("record", 0.0, detail={"event": e.handle}))
+        return True
+
+    def wait_event(self, s: Stream, e, call: str) -> bool:
+        """aclrtStreamWaitEvent where a capture is involved (ApiImpl::StreamWaitEvent);
+        True when the capture took the wait. A stream that waits on a captured event joins
+        that capture (fork)."""
+        cap = self.event_capture(e)
+        if cap is not None:
+            if s.default:
+                raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+                               f"{call}: event 0x{e.handle:x} was recorded in the capture of "
+                               f"stream 0x{cap.stream.handle:x}; the default stream cannot join "
+                               f"a capture. Wait on it with a stream from acl.rt.create_stream().")
+            if s.capture is not None and s.capture is not cap:
+                self.invalidate(s.capture, f"{call} linked it to another capture",
+                                C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
+                                f"{call}: stream 0x{s.handle:x} is in the capture begun on "
+                                f"stream 0x{s.capture.stream.handle:x}, but event "
+                                f"0x{e.handle:x} was recorded in the capture of stream "
+                                f"0x{cap.stream.handle:x}; one event cannot link two captures.")
+            if s.capture is None:
+                s.capture = cap
+                cap.streams.append(s)
+                cap.model.streams.append(s.handle)
+            self.record(s, Task("wait", 0.0, detail={"event": e.handle}))
+            return True
+        if s.capture is None or e.flags == C.ACL_EVENT_EXTERNAL:
+            return False
+        if not e.ex:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
+        if e.stream is not None:
+            raise SimError(C.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
+                           f"{call}: event 0x{e.handle:x} was recorded outside the capture of "
+                           f"stream 0x{s.capture.stream.handle:x}, so the model cannot depend "
+                           f"on it (its record is not in the model). Record the event on a "
+                           f"capturing stream first; to wait on work outside the model use an "
+                           f"ACL_EVENT_EXTERNAL event. The capture stays ACTIVE.")
+        return False
 
     def invalidate(self, cap: Capture, why: str, code: int, message: str) -> None:
         """A failure while recording: the capture is invalidated (aclgraph TerminateCapture)."""
@@ -180,15 +414,15 @@ class CaptureManager:
                                    f"uses 0x{a.ptr:x} ({a.size} B from {a.api}), which was "
                                    f"freed after capture. Resources of captured tasks must "
                                    f"stay valid until aclmdlRIDestroy; nothing ran.")
-        runs = [t.run for t in m.tasks if t.run is not None]
+        tasks = list(m.tasks)
 
-        def run() -> None:
-            for r in runs:
-                r()
+        def run() -> None:       # each task's effect is looked up now: an update may replace it
+            for t in tasks:
+                if t.run is not None:
+                    t.run()
             m.in_flight -= 1
 
-        r = self.rt.profile.rates
-        duration = sum(t.duration_us for t in m.tasks) + r.replay_task_us * len(m.tasks)
+        duration = _critical_path_us(m.tasks, self.rt.profile.rates.replay_task_us)
         return Task("model", duration, run=run, nbytes=sum(t.nbytes for t in m.tasks),
                     uses=tuple(a for t in m.tasks for a in t.uses),   # a free waits for it
                     detail={"model": m.handle, "tasks": len(m.tasks),
@@ -235,7 +469,14 @@ class CaptureManager:
             for s in self.rt.all_streams():
                 if any(t.detail.get("model") == handle for t in s.pending):
                     self.rt.sched.wait_stream(s)
-        del self.models[handle]
+        self._forget_model(handle)
+
+    def discard(self, tasks) -> None:
+        """Queued replays thrown away (aclrtDestroyStreamForce) are no longer in flight."""
+        for t in tasks:
+            m = self.models.get(t.detail.get("model")) if t.kind == "model" else None
+            if m is not None:
+                m.in_flight -= 1
 
     def drop(self, gone) -> None:
         """Contexts or a device are torn down: captures on their streams end, and the models
@@ -243,7 +484,7 @@ class CaptureManager:
         for cap in [c for c in self.active.values() if gone(c.model)]:
             self._close(cap, keep_model=False)
         for h in [h for h, m in self.models.items() if gone(m)]:
-            del self.models[h]
+            self._forget_model(h)
 
     def debug_json(self, handle: int, path: str, flags: int) -> None:
         call = "aclmdlRIDebugJsonPrint"
@@ -277,6 +518,7 @@ class CaptureManager:
 
     def snapshot(self) -> list[dict]:
         return [{"handle": m.handle, "device": m.device, "stream": m.stream,
+                 "streams": list(m.streams),
                  "ready": m.ready, "executions": m.executions, "in_flight": m.in_flight,
                  "tasks": [_task_row(t) for t in m.tasks]}
                 for m in self.models.values()]
@@ -285,5 +527,38 @@ class CaptureManager:
 def _task_row(t: Task) -> dict:
     """A recorded task as plain data; a copy's direction (its detail "kind") is "direction"."""
     detail = {("direction" if k == "kind" else k): v for k, v in t.detail.items()}
-    return {**detail, "seq": t.seq, "kind": t.kind, "nbytes": t.nbytes,
+    return {**detail, "seq": t.seq, "stream": t.stream, "kind": t.kind, "nbytes": t.nbytes,
             "duration_us": t.duration_us}
+
+
+def _not_capturable(s: Stream, e, call: str) -> str:
+    made = ("aclrtCreateEvent" if e.flags is None
+            else f"aclrtCreateEventWithFlag(0x{e.flags:x})")
+    return (f"{call}: stream 0x{s.handle:x} is capturing, and event 0x{e.handle:x} comes from "
+            f"{made}, which a capture cannot record or wait on. For cross-stream capture create "
+            f"the event with acl.rt.create_event_ex_with_flag(ACL_EVENT_SYNC). The capture stays "
+            f"ACTIVE: nothing was recorded, and aclmdlRICaptureEnd still succeeds.")
+
+
+def _critical_path_us(tasks: list, per_task_us: float) -> float:
+    """A replay's modeled duration: streams of the model run side by side, a wait holds its
+    stream until the captured record it waits on (one launch, so no host cost per task)."""
+    clock: dict[int, float] = {}
+    recorded: dict[int, float] = {}
+    for t in tasks:
+        now = clock.get(t.stream, 0.0) + t.duration_us + per_task_us
+        event = t.detail.get("event")
+        if t.kind == "wait" and event in recorded:
+            now = max(now, recorded[event])
+        elif t.kind == "record":
+            recorded[event] = now
+        clock[t.stream] = now
+    return max(clock.values(), default=0.0)
+
+
+def _group_idle(stream: Stream, call: str) -> None:
+    if stream.group_mode is not None:
+        raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                       f"{call}: stream 0x{stream.handle:x} is already "
+                       f"{'recording' if stream.group_mode == 'sample' else 'updating'} a task "
+                       f"group. End that first (TaskGrpEnd / TaskUpdateEnd).")

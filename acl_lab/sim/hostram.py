@@ -113,3 +113,7 @@ class HostRam:
     def reserve(self, nbytes: int, call: str) -> None:
         self.need(nbytes, call)
         self.reserved += nbytes
+
+    def unreserve(self, tasks) -> None:
+        """Queued tasks are dropped without running: their promised RAM is free again."""
+        self.reserved -= sum(getattr(t, "ram_reserved", 0) for t in tasks)

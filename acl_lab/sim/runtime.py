@@ -16,6 +16,7 @@ from .memory import Allocation, Memory
 from .model import Models
 from .callbacks import Callbacks
 from .ops import Operators
+from .peer import PeerAccess
 from .profiles import Profile
 from .simerror import SimError
 from .streams import Event, Scheduler, Stream, Task
@@ -56,6 +57,7 @@ class Runtime:
         self.events: dict[int, Event] = {}
         self.reports: list[str] = []          # leak reports from reset_device / finalize
         self.capture = CaptureManager(self)
+        self.peer = PeerAccess(self)
         self.ops = Operators(self)
         self.models = Models(self)            # offline models, datasets, data buffers
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
@@ -83,6 +85,15 @@ class Runtime:
     @last_error.setter
     def last_error(self, text: str) -> None:
         self._local.error = text
+
+    @property
+    def last_code(self) -> int:
+        """This thread's last failure code (aclrtPeekAtLastError / aclrtGetLastError)."""
+        return getattr(self._local, "code", C.ACL_SUCCESS)
+
+    @last_code.setter
+    def last_code(self, code: int) -> None:
+        self._local.code = code
 
     def report(self, text: str) -> None:
         """Say out loud what a release left behind (real ACL only logs it)."""
@@ -161,6 +172,18 @@ class Runtime:
         dev.refs += 1
         self.current_ctx = dev.default_ctx
 
+    def reset_device_force(self, device: int) -> None:
+        """aclrtResetDeviceForce: release the device however many aclrtSetDevice calls are
+        open (ApiImpl::DeviceResetForce); a device not set is an error as for ResetDevice."""
+        self.check_device_id(device, "aclrtResetDeviceForce")
+        dev = self.devices.get(device)
+        if dev is None or dev.refs == 0:
+            raise SimError(C.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                           f"aclrtResetDeviceForce: device {device} is not set in this process. "
+                           f"Reset only devices you opened with acl.rt.set_device({device}).")
+        dev.refs = 0
+        self._close_device(dev, "aclrtResetDeviceForce")
+
     def reset_device(self, device: int) -> None:
         self.check_device_id(device, "aclrtResetDevice")
         dev = self.devices.get(device)
@@ -190,6 +213,7 @@ class Runtime:
                         f"memory before resetting the device.")
         self.capture.drop(lambda m: m.device == dev.id)
         self.models.drop_device(dev.id, call)
+        self.peer.forget(dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -259,9 +283,11 @@ class Runtime:
         self.current_ctx = self.context(handle, "aclrtSetCurrentContext")
 
     # ----- streams -----------------------------------------------------------------------
-    def create_stream(self) -> int:
-        ctx = self.require_ctx("aclrtCreateStream")
+    def create_stream(self, priority: int = 0, flags: int = 0,
+                      call: str = "aclrtCreateStream") -> int:
+        ctx = self.require_ctx(call)
         s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
+        s.priority, s.flags = priority, flags
         self.streams[s.handle] = s
         ctx.streams.add(s.handle)
         return s.handle
@@ -284,15 +310,27 @@ class Runtime:
                            f"acl.rt.set_context() or use a stream of this device.")
         return s
 
-    def destroy_stream(self, handle: int) -> None:
+    def destroy_stream(self, handle: int, force: bool = False) -> None:
+        """aclrtDestroyStream waits for the queued tasks; aclrtDestroyStreamForce discards
+        them (their effects never happen)."""
+        call = "aclrtDestroyStreamForce" if force else "aclrtDestroyStream"
         if handle == 0:
-            self.require_ctx("aclrtDestroyStream")
+            if force:       # aclrtDestroyStreamForceImpl: ACL_REQUIRES_NOT_NULL(stream)
+                raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                               f"{call}: stream is NULL (0). The default stream cannot be "
+                               f"destroyed; acl.rt.reset_device releases it.")
+            self.require_ctx(call)
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            "aclrtDestroyStream: 0 is the default stream, created by "
                            "aclrtSetDevice. It cannot be destroyed; aclrtResetDevice releases it.")
-        s = self.stream(handle, "aclrtDestroyStream")
-        self._not_capturing(s, "aclrtDestroyStream")
-        self.sched.wait_stream(s)   # the device finishes what was queued
+        s = self.stream(handle, call)
+        self._not_capturing(s, call)
+        if force:
+            self.capture.discard(s.pending)
+            self.memory.ram.unreserve(s.pending)
+            s.pending.clear()
+        else:
+            self.sched.wait_stream(s)   # the device finishes what was queued
         del self.streams[handle]
         self.contexts[s.ctx].streams.discard(handle)
 
@@ -325,9 +363,10 @@ class Runtime:
             self.sched.wait_stream(s)
 
     # ----- events ------------------------------------------------------------------------
-    def create_event(self) -> int:
-        ctx = self.require_ctx("aclrtCreateEvent")
-        e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device)
+    def create_event(self, flags: int | None = None, ex: bool = False,
+                     call: str = "aclrtCreateEvent") -> int:
+        ctx = self.require_ctx(call)
+        e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device, flags, ex)
         self.events[e.handle] = e
         ctx.events.add(e.handle)
         return e.handle
@@ -342,32 +381,56 @@ class Runtime:
         del self.events[handle]
         self.contexts[e.ctx].events.discard(handle)
 
-    def _event_in_capture(self, s: Stream, e: Event, call: str) -> None:
-        """Events from aclrtCreateEvent cannot be recorded into a capture."""
-        if s.capture is not None:
-            self.capture.invalidate(
-                s.capture, f"{call} with event 0x{e.handle:x}", C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                f"{call}: stream 0x{s.handle:x} is capturing, and event 0x{e.handle:x} comes from "
-                f"aclrtCreateEvent, which a capture cannot record. Record events outside the "
-                f"capture.")
-
     def record_event(self, handle: int, stream: int) -> None:
         e = self.event(handle, "aclrtRecordEvent")
         s = self.stream(stream, "aclrtRecordEvent")
-        self._event_in_capture(s, e, "aclrtRecordEvent")
+        if self.capture.record_event(s, e, "aclrtRecordEvent"):
+            return
         task = self.issue(s, Task("record", 0.0, detail={"event": handle}), "aclrtRecordEvent")
-        e.stream, e.seq, e.ts_us = s, task.seq, task.end_us
+        if s.capture is None:       # an EXTERNAL event recorded into a model is not recorded now
+            e.stream, e.seq, e.ts_us, e.recorded = s, task.seq, task.end_us, True
 
     def stream_wait_event(self, stream: int, handle: int) -> None:
         s = self.stream(stream, "aclrtStreamWaitEvent")
         e = self.event(handle, "aclrtStreamWaitEvent")
-        self._event_in_capture(s, e, "aclrtStreamWaitEvent")
+        if self.capture.wait_event(s, e, "aclrtStreamWaitEvent"):
+            return
+        if not (e.recorded or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           f"aclrtStreamWaitEvent: event 0x{handle:x} has never been recorded, so "
+                           f"there is nothing to wait for. Record it first (acl.rt.record_event) "
+                           f"on the stream whose work must come first, then wait on it.")
+        # an event from aclrtCreateEventExWithFlag not recorded yet lets the stream go on at
+        # once (Event::WaitSendCheck); a SYNC / EXTERNAL one is waited for its next record on
+        # hardware, which the simulator does not model: it goes on at once too
         wait = (e.stream, e.seq, e.ts_us) if e.stream is not None else None
-        self.issue(s, Task("wait", 0.0, wait_for=wait, detail={"event": handle}),
+        # in a model, an EXTERNAL event's wait holds each replay until the event's latest
+        # record outside the model has run (the official model_ri/1_model_update pattern)
+        run = (lambda: e.stream is not None and self.sched.run_until(e.stream, e.seq)) \
+            if s.capture is not None else None
+        self.issue(s, Task("wait", 0.0, run=run, wait_for=wait, detail={"event": handle}),
                    "aclrtStreamWaitEvent")
 
     def synchronize_event(self, handle: int) -> None:
-        self.sched.wait_event(self.event(handle, "aclrtSynchronizeEvent"))
+        call = "aclrtSynchronizeEvent"
+        self.sched.wait_event(self.waitable_event(handle, call))
+
+    def waitable_event(self, handle: int, call: str) -> Event:
+        """An event the host may wait on or time: not EXTERNAL, not inside a capture in
+        progress (ApiErrorDecorator::EventSynchronize / EventElapsedTime / EventGetTimeStamp)."""
+        e = self.event(handle, call)
+        if e.flags == C.ACL_EVENT_EXTERNAL:
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                           f"{call}: event 0x{handle:x} is an ACL_EVENT_EXTERNAL event; it exists "
+                           f"to order a model against work outside it, and the host cannot wait "
+                           f"on it or time it. Use an event without that flag.")
+        cap = self.capture.event_capture(e)
+        if cap is not None:
+            raise SimError(C.ACL_ERROR_RT_EVENT_CAPTURED,
+                           f"{call}: event 0x{handle:x} was recorded inside the capture of stream "
+                           f"0x{cap.stream.handle:x}, which is still in progress; its record runs "
+                           f"only when the model runs. End the capture first.")
+        return e
 
     def query_event(self, handle: int) -> int:
         e = self.event(handle, "aclrtQueryEventStatus")
@@ -379,7 +442,7 @@ class Runtime:
 
     def elapsed_ms(self, start: int, end: int) -> float:
         call = "aclrtEventElapsedTime"
-        a, b = self.event(start, call), self.event(end, call)
+        a, b = self.waitable_event(start, call), self.waitable_event(end, call)
         for e in (a, b):
             if e.stream is None:
                 raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
@@ -425,8 +488,10 @@ class Runtime:
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
         """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        if stream.group_mode == "update":
+            return self.capture.update_task(stream, task, call)
         if stream.capture is not None:
-            return self.capture.record(stream.capture, task)
+            return self.capture.record(stream, task)
         cap = self.capture.restricting(stream.device) if stream.default else None
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,

@@ -37,15 +37,28 @@ class Stream:
         self.executed = 0      # tasks whose effect has run
         self.t_end = 0.0       # modeled time when the last issued task finishes
         self.capture = None    # the capture recording this stream, if any (capture.py)
+        self.priority, self.flags = 0, 0          # aclrtCreateStreamWithConfig
+        self.failure_mode = 0                      # aclrtSetStreamFailureMode
+        self.group_mode = None   # "sample" (TaskGrpBegin..End) or "update" (TaskUpdateBegin..End)
+        self.group = None        # the task group being sampled or updated (capture.py)
+        self.update_index = 0    # next task of the group an update launch replaces
 
     def __repr__(self) -> str:
         return f"Stream(0x{self.handle:x}{', default' if self.default else ''})"
 
 
 class Event:
-    def __init__(self, handle: int, ctx: int, device: int):
+    """``flags`` as created (None: aclrtCreateEvent's default event); ``ex``: created by
+    aclrtCreateEventExWithFlag (the runtime's "new mode", the only events a capture records)."""
+
+    def __init__(self, handle: int, ctx: int, device: int, flags: int | None = None,
+                 ex: bool = False):
         self.handle, self.ctx, self.device = handle, ctx, device
+        self.flags, self.ex = flags, ex
+        self.capture = None                  # the capture that recorded it, while capturing
+        self.waited_by: set[int] = set()     # streams that waited on its captured record
         self.stream: Stream | None = None   # where it was last recorded
+        self.recorded = False                # ever recorded on a stream (Event::HasRecord)
         self.seq = 0                         # position of the record task on that stream
         self.ts_us: float | None = None      # modeled time the stream reaches the record
 

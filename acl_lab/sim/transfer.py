@@ -41,7 +41,7 @@ def _check_kind(call: str, kind: int) -> None:
                        f"DEFAULT (4).")
 
 
-def _direction(call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
+def _direction(rt, call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
     """The copy's real direction; ``strict`` (sync copies) refuses a kind that disagrees."""
     actual = DIRECTION[(src.location, dst.location)]
     stated = H2D if kind == BUF_H2D else kind
@@ -52,11 +52,8 @@ def _direction(call: str, kind: int, dst: Allocation, src: Allocation, strict: b
                        f"{dst.location} memory ({dst.describe()}), so this is "
                        f"{kind_name(actual)}. The addresses decide what a copy can do: pass "
                        f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
-    if dst.location == src.location == "device" and dst.device != src.device:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: source is on device {src.device}, destination on device "
-                       f"{dst.device}. Copies between devices need peer access, which this "
-                       f"simulator does not model; stage the data through host memory.")
+    if dst.location == src.location == "device":
+        rt.peer.check_copy(call, dst, src)
     return actual
 
 
@@ -128,7 +125,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     sa = rt.memory.resolve(src, count, "src", call)
     _writable(call, d, "dst", dst, count)
     _no_overlap(call, dst, src, count)
-    direction = _direction(call, kind, d, sa, strict=s is None)
+    direction = _direction(rt, call, kind, d, sa, strict=s is None)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                        f"{call}: asynchronous host-to-host copies are not supported when the "
@@ -174,7 +171,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     d = rt.memory.resolve(dst, dspan, "dst", call)
     _writable(call, d, "dst", dst, dspan)
     sa = rt.memory.resolve(src, sspan, "src", call)
-    direction = _direction(call, kind, d, sa, strict=True)
+    direction = _direction(rt, call, kind, d, sa, strict=True)
     if direction not in allowed:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        f"{call}: the pointers make this a {kind_name(direction)} copy, which "
@@ -220,11 +217,13 @@ def _submit(rt, call: str, stream, task: Task, ram: int) -> None:
 
         def run_and_settle() -> None:
             budget.reserved -= ram     # the bytes are counted as used as they are touched
+            task.ram_reserved = 0
             try:
                 run()
             except BaseException:
                 budget.reserved += ram
+                task.ram_reserved = ram
                 raise
-        task.run = run_and_settle
+        task.run, task.ram_reserved = run_and_settle, ram   # dropped unrun: HostRam.unreserve
     else:                          # a captured task runs only when the model is replayed
         budget.reserved -= ram
