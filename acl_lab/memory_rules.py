@@ -139,7 +139,25 @@ _HELD_ONCE = _refcount(_PROBE, "owner")
 
 
 def program_holds(holder, attr: str) -> bool:
-    """Does anything besides ``holder.attr`` still reference that object? pyACL's
-    bytes_to_ptr keeps no reference: its memory lives as long as the program keeps the
-    bytes object, so a registration whose object only the registry holds is over."""
+    """Does anything besides ``holder.attr`` still reference that object?"""
     return _refcount(holder, attr) > _HELD_ONCE
+
+
+#: bytes objects the program already dropped that a registry keeps alive anyway: pyACL keeps
+#: no reference, yet official samples pass a temporary (bytes_to_ptr(image.tobytes())) and
+#: use the pointer afterwards, which on hardware only works while the freed memory is left
+#: alone. The newest ones stay valid; beyond this bound they are released.
+KEEP_DROPPED, KEEP_DROPPED_BYTES = 64, 64 << 20
+
+
+def dropped_beyond_bound(registrations: list, attr: str) -> list:
+    """Of bytes ``registrations`` (oldest first, each with ``size`` and the object at
+    ``attr``), those whose object the program dropped, beyond the newest KEEP_DROPPED (at
+    most KEEP_DROPPED_BYTES): the ones to release."""
+    dropped = [r for r in registrations if not program_holds(r, attr)]
+    kept, total = 0, 0
+    for r in reversed(dropped):
+        if kept == KEEP_DROPPED or total + r.size > KEEP_DROPPED_BYTES:
+            break
+        kept, total = kept + 1, total + r.size
+    return dropped[:len(dropped) - kept]

@@ -7,6 +7,7 @@ import acl_lab
 from acl_lab import AclLabError, SimulatorLimit
 from acl_lab import constants as C
 from acl_lab.backends import _sim_backend
+from acl_lab.memory_rules import KEEP_DROPPED
 from acl_lab.sim import hostram
 from acl_lab.sim.storage import CHUNK
 
@@ -121,3 +122,19 @@ def test_out_of_memory_during_synchronize_loses_no_task(acl, monkeypatch):
 def test_object_arrays_are_a_type_error(acl):
     with pytest.raises(TypeError, match="Python objects"):
         acl.util.numpy_to_ptr(np.array([None, 1], dtype=object))
+
+
+def test_a_temporary_bytes_object_stays_valid_for_the_next_calls(acl):
+    """Official samples pass bytes_to_ptr(image.tobytes()) and copy from the pointer later;
+    pyACL keeps no reference, so the simulator keeps the newest dropped objects alive and
+    releases older ones beyond a bound (no unbounded growth)."""
+    dev, _ = acl.rt.malloc(256, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(256)
+    ptr = acl.util.bytes_to_ptr(np.full(256, 7, np.uint8).tobytes())
+    assert acl.rt.memcpy(dev, 256, ptr, 256, C.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    assert acl.rt.memcpy(host, 256, dev, 256, C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert acl.util.ptr_to_bytes(host, 256) == b"\x07" * 256
+    for _ in range(2000):
+        acl.util.bytes_to_ptr(bytes(1024))
+    live = [a for a in acl_lab.snapshot()["allocations"] if a["api"] == "bytes"]
+    assert len(live) <= 3 * KEEP_DROPPED

@@ -31,8 +31,9 @@ from .. import constants as C
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES,
-                            c_name, free_refusal, is_read_only, kind_name, note_registration,
-                            program_holds, range_refusal, read_only_refusal, root_array)
+                            KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
+                            is_read_only, kind_name, note_registration, range_refusal,
+                            read_only_refusal, root_array)
 from ..trace import NAMESPACES
 from .guard_models import ModelWatch
 
@@ -80,10 +81,9 @@ class Entry:
         return self.size if self.python_owned else malloc_footprint(self.size)
 
     def alive(self) -> bool:
-        """Does the program still hold the memory's Python owner (numpy array / bytes)?"""
-        if isinstance(self.owner, weakref.ref):
-            return self.owner() is not None
-        return self.owner is None or program_holds(self, "owner")
+        """Is the numpy array still there? (A bytes object is held here, which keeps the
+        memory valid, until Registry.prune_bytes releases it.)"""
+        return not isinstance(self.owner, weakref.ref) or self.owner() is not None
 
     def read_only(self, offset: int, n: int) -> bool:
         if not self.python_owned:
@@ -120,6 +120,13 @@ class Registry:
         self.entries[e.ptr] = e
         insort(self._starts, e.ptr)
         self._gone.pop(e.ptr, None)
+
+    def prune_bytes(self) -> None:
+        """Release bytes objects the program dropped, beyond memory_rules' bound."""
+        regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
+        if len(regs) > 2 * KEEP_DROPPED:
+            for e in dropped_beyond_bound(regs, "owner"):
+                self.drop(e, "the program dropped its bytes object (pyACL keeps no reference)")
 
     def drop(self, e: Entry, why: str) -> None:
         del self.entries[e.ptr]
@@ -354,6 +361,7 @@ class Guard:
                 self.registry.add(e)
             elif e is None:
                 self.registry.add(Entry(ptr, len(obj), api, "host", None, obj))
+                self.registry.prune_bytes()
             if e is not None and e.api == "numpy" and isinstance(obj, np.ndarray):
                 e.read_only_spans = note_registration(e.read_only_spans, ptr - e.ptr, obj,
                                                       obj.flags.writeable)

@@ -15,8 +15,8 @@ import numpy as np
 from sortedcontainers import SortedList
 
 from .. import constants as C
-from ..memory_rules import (c_name, free_refusal, is_read_only, note_registration,
-                            program_holds, range_refusal, root_array)
+from ..memory_rules import (c_name, dropped_beyond_bound, free_refusal, is_read_only,
+                            note_registration, range_refusal, root_array)
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -69,11 +69,9 @@ class Allocation:
         return o() if isinstance(o, weakref.ref) else o
 
     def alive(self) -> bool:
-        """Does the program still hold the array / bytes this registration points into?
-        (pyACL keeps no reference: bytes_to_ptr memory lives as long as the caller keeps it.)"""
-        if isinstance(self._owner, weakref.ref):
-            return self._owner() is not None
-        return self._owner is None or program_holds(self, "_owner")
+        """Is the array this registration points into still there? (A bytes object is held
+        here until Memory._sweep releases it: memory_rules.dropped_beyond_bound.)"""
+        return not isinstance(self._owner, weakref.ref) or self._owner() is not None
 
     def read_only(self, offset: int, n: int) -> bool:
         """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
@@ -309,8 +307,7 @@ class Memory:
         if not a.ptr <= addr < a.ptr + max(a.size, 1):
             return None
         if a.pool is None and not a.alive():
-            self._drop(a, f"its {'numpy array' if a.api == 'numpy' else 'bytes object'} was "
-                          f"garbage-collected")
+            self._drop(a, "its numpy array was garbage-collected")
             return None
         return a
 
@@ -357,11 +354,14 @@ class Memory:
         """Forget registrations whose numpy array was garbage-collected, and (now and then,
         so registering stays cheap) bytes objects the program no longer holds."""
         if len(self._pageable) >= self._sweep_bytes_at:
-            for key, a in list(self._pageable.items()):
-                if a.api == "bytes" and not a.alive():
+            regs = [(key, a) for key, a in self._pageable.items() if a.api == "bytes"]
+            gone = {id(a) for a in dropped_beyond_bound([a for _, a in regs], "_owner")}
+            for key, a in regs:
+                if id(a) in gone:
                     del self._pageable[key]
                     if self.allocs.get(a.ptr) is a:
-                        self._drop(a, "its bytes object was garbage-collected")
+                        self._drop(a, "the program dropped its bytes object (pyACL keeps "
+                                      "no reference to it)")
             self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
             key = self._dead.pop()
