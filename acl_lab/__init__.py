@@ -11,9 +11,10 @@ from __future__ import annotations
 from . import constants
 from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
+from .i18n import get_language, set_language
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
-           "SimulatorLimit", "constants", "inject"]
+           "SimulatorLimit", "constants", "inject", "set_language", "get_language"]
 __version__ = "0.1.0"
 
 _active = None   # (Backend, Traced acl, Trace) of the last load()
