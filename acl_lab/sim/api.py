@@ -394,6 +394,9 @@ class _Callbacks:
             try:
                 report = rt.callbacks.next_report(_int("aclrtProcessReport", "timeout", timeout))
             except SimError as e:
+                served = getattr(threading.current_thread(), "acl_lab_process", rt)
+                if served is not self._sim.rt:  # a start_thread worker whose process ended
+                    raise SystemExit from None  # (acl_lab.reset) ends quietly with it
                 rt.last_error = e.message
                 return e.code
         try:
@@ -414,6 +417,7 @@ class _Threads:
             raise TypeError(f"start_thread: fn must be a Python function, not {type(fn).__name__}")
         t = threading.Thread(target=fn, args=(args_list,), daemon=True,
                              name=f"acl_lab callback thread {len(self._started()) + 1}")
+        t.acl_lab_process = self._sim.rt    # the process it serves; it ends with it
         t.start()
         self._started()[t.ident] = t
         return t.ident, C.ACL_SUCCESS
@@ -1007,4 +1011,6 @@ class Simulator:
         self.acl = SimAcl(self)
 
     def reset(self, profile: Profile | None = None) -> None:
+        with self.rt.lock:
+            self.rt.callbacks.end()     # the old process's callback threads end with it
         self.rt = Runtime(profile or self.rt.profile)
