@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import constants
 from .errors import AclLabError, explain
 
-__all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
+__all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "constants"]
 __version__ = "0.1.0"
 
@@ -59,6 +59,12 @@ def snapshot() -> dict:
 def tracer():
     """The call trace of the active backend (``tracer().table(20)`` for a readable table)."""
     return _current()[2]
+
+
+def name(handle: int, label: str) -> None:
+    """Name a stream, e.g. ``acl_lab.name(copy_stream, "copy")``: every view and the trace
+    table show the name instead of the handle, until the next ``reset()``."""
+    tracer().name(handle, label)
 
 
 def check(ret, what: str | None = None) -> None:
