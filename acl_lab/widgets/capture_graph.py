@@ -134,13 +134,13 @@ class CaptureGraphModel:
     def refresh(self) -> None:
         now = generation()
         if self.info is not None and now != self.generation:
-            self.note = f"the process was reset (acl_lab.reset()) since: {GONE}"
+            self.note = f"the process was reset: {GONE}"
             return
         self.generation = now
         snap, h = acl_lab.snapshot(), self.handle
         info = next((m for m in snap.get("models") or [] if m["handle"] == h), None)
         if info is None and self.info is not None:
-            self.note = f"destroyed (aclmdlRIDestroy): {GONE}"
+            self.note = f"destroyed: {GONE}"
             return
         self.replays = [(r["stream"], r["start_us"], r["end_us"])
                         for r in snap.get("timeline") or []
@@ -385,9 +385,9 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
             return f"CaptureGraph: {m.note}"
         names = [t.get("op", t["kind"]) for t in m.tasks()]
         chain = " → ".join(names[:4]) + (" → …" if len(names) > 4 else "")
-        gone = f", {m.note}" if GONE in m.note else ""
-        return (f"CaptureGraph: model 0x{m.handle:x}, {count(len(names), 'task')} ({chain}), "
-                f"{count(m.info['executions'], 'replay')}{gone}")
+        gone = f"{m.note}: " if GONE in m.note else ""
+        return (f"CaptureGraph: {gone}model 0x{m.handle:x}, {count(len(names), 'task')} "
+                f"({chain}), {count(m.info['executions'], 'replay')}")
 
     def svg(self) -> str:
         return self.model.svg()

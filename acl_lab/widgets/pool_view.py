@@ -106,9 +106,11 @@ class PoolViewModel:
         p, s = self.pool, self.stats
         if s is None:
             return f"PoolView: <MemoryPool {p.capacity} B, closed>"
-        gone = f", closed: {GONE}" if self.closed else ""
+        if self.closed:
+            return (f"PoolView of a closed {p.capacity} B pool ({GONE}): {s.segments} segments, "
+                    f"{s.used} B used, {s.free} B free")
         return (f"PoolView of <MemoryPool {p.capacity} B {p.rule}/{p.allocator}: {s.segments} "
-                f"segments, {s.used} B used, {s.free} B free{gone}>")
+                f"segments, {s.used} B used, {s.free} B free>")
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""

@@ -23,7 +23,7 @@ from ._tasks import (TASK_LABELS, RefreshOnNewCalls, count, duration, lanes_pict
 
 DEFAULT_LAST = 1_000
 LABELLED_BOXES = 200                    # model replays are named when the window is this small
-RESET = f"the process was reset (acl_lab.reset()) since: {GONE}"
+RESET = f"{GONE} (the process was reset since)"
 
 
 class TimelineModel:
@@ -156,7 +156,7 @@ class TimelineModel:
         shown = f" (the last {n} of {total})" if n < total else ""
         text = (f"{count(n, 'task')} on {count(len(self.streams()), 'stream')}{shown}, modeled "
                 f"{us(t0)} to {us(t1)}")
-        return f"{text} ({self.note})" if self.note else text
+        return f"{self.note}: {text}" if self.note else text
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
