@@ -1,5 +1,6 @@
 """The widgets without a browser: drive the controls, check the model and the picture move,
 and check what a notebook without a kernel keeps (an SVG and a short text)."""
+import base64
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -152,6 +153,8 @@ def test_each_widget_leaves_a_png_and_a_short_text(acl, make):
     svg = bundle["image/svg+xml"]
     assert svg == widget.picture.value                        # the live picture, saved
     svg_texts(svg)                                            # well-formed
+    encoded = base64.b64encode(svg.encode()).decode()         # and as HTML, for untrusted
+    assert bundle["text/html"].startswith(f'<img src="data:image/svg+xml;base64,{encoded}"')
     text = bundle["text/plain"]
     assert text == repr(widget) and len(text) <= 110
     assert type(widget).__name__ in text

@@ -4,10 +4,16 @@ A view shows the state of the moment its cell ran. It looks again only when the 
 acts on it (its controls, ``refresh()``) or, for a view made with ``live=True``, after every
 cell; what it shows (picture, controls, ``repr``) comes from that last look, never from the
 state of now. Without a kernel (GitHub, nbviewer, an untrusted notebook) the widget cannot
-render: the output then falls back to the ``image/svg+xml`` picture saved beside it, the
-same SVG the live widget draws, and to its repr, a one-line summary under 110 characters.
+render: the output then falls back to the picture saved beside it, the same SVG the live
+widget draws, and to its repr, a one-line summary under 110 characters. The SVG is saved
+twice: as ``image/svg+xml`` (GitHub, nbviewer, VS Code) and as an ``<img>`` in ``text/html``,
+because JupyterLab shows no SVG output of an untrusted notebook (as on Binder's first
+open) but does show sanitized HTML, images with data: addresses included.
 """
 from __future__ import annotations
+
+import base64
+from html import escape
 
 TEXT_LIMIT = 110
 GONE = "shown as last seen"
@@ -51,7 +57,11 @@ class View:
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
-        data["image/svg+xml"] = self.svg()
+        svg = self.svg()
+        data["image/svg+xml"] = svg
+        data["text/html"] = (f'<img src="data:image/svg+xml;base64,'
+                             f'{base64.b64encode(svg.encode()).decode("ascii")}" '
+                             f'alt="{escape(data["text/plain"])}"/>')
         return data
 
     def _follow_cells(self, live: bool) -> None:
