@@ -237,3 +237,37 @@ def test_widgets_and_pool_load_lazily_and_never_import_the_simulator():
         "assert 'matplotlib' not in sys.modules, 'views draw SVG without a plotting library'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ----- nothing clipped ----------------------------------------------------------------------
+def _overflow(svg: str) -> list[str]:
+    """Texts whose estimated extent (the layout's own generous glyph width) leaves the
+    picture: a clipped title or label."""
+    from acl_lab.widgets._svg import text_width
+
+    root = ET.fromstring(svg)
+    width = float(root.get("width"))
+    out = []
+    for t, text in zip(root.iter("{http://www.w3.org/2000/svg}text"), svg_texts(svg)):
+        x, w = float(t.get("x")), text_width(text, float(t.get("font-size")))
+        left = {"end": x - w, "middle": x - w / 2}.get(t.get("text-anchor"), x)
+        if left < 0 or left + w > width:
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("make", [
+    lambda acl: PoolView(MemoryPool(acl, 4096, rule="dvpp", allocator="malloc_host")),
+    lambda acl: AlignmentExplorer(1000, 128),
+    lambda acl: MemoryGauge(acl),
+    lambda acl: StreamTimeline(),
+    lambda acl: CaptureGraph(_replayed_model(acl)),
+    lambda acl: CaptureGraph(0x7FFFFFFF),
+], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
+        "CaptureGraph-no-model"])
+def test_no_title_or_label_is_clipped(acl, make):
+    stream, _ = acl.rt.create_stream()
+    acl_lab.name(stream, "a stream with a rather long name for its lane")
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memset_async(dev, 64, 0, 64, stream) == 0
+    assert _overflow(make(acl).svg()) == []

@@ -15,6 +15,8 @@ from __future__ import annotations
 import base64
 from html import escape
 
+import acl_lab
+
 TEXT_LIMIT = 110
 GONE = "shown as last seen"
 
@@ -22,7 +24,6 @@ GONE = "shown as last seen"
 def generation() -> tuple[int, int]:
     """Changes when the process a view looks at is replaced (``acl_lab.reset()``, a load of
     another profile): what the view last saw is then gone."""
-    import acl_lab
     trace = acl_lab.tracer()
     return id(trace), trace.generation
 

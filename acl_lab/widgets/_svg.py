@@ -108,9 +108,6 @@ class Svg:
         self.parts.append(f'<path d="M{num(x)},{num(y)} L{num(bx + px)},{num(by + py)} '
                           f'L{num(bx - px)},{num(by - py)} Z" fill="{fill}"/>')
 
-    def raw(self, markup: str) -> None:
-        self.parts.append(markup)
-
     def legend(self, x, y, items: list[tuple[str, str]], *, width: float) -> float:
         """Colour swatches with labels, wrapped to ``width``; returns the height used."""
         cx, cy = x, y

@@ -101,8 +101,9 @@ def _tick_text(t: float) -> str:
 
 
 def lanes_width(lanes) -> float:
-    """Left column width: the longest lane name, line by line."""
-    return max([text_width(line, 10) for name, _ in lanes for line in name.split("\n")] + [40])
+    """Left column width: the longest lane name, line by line (as ``draw_lanes`` sizes them)."""
+    return max([text_width(line, 10.5 if k == 0 else 9) for name, _ in lanes
+                for k, line in enumerate(name.split("\n"))] + [40])
 
 
 def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,

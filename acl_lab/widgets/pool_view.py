@@ -15,7 +15,7 @@ from ..align import MALLOC_PADDING
 from ..errors import AclLabError
 from ..pool import RULES, Block, MemoryPool, PoolStats, Segment
 from ._base import GONE, View
-from ._svg import COLORS, LABELS, MUTED, Svg, format_bytes, text_width
+from ._svg import COLORS, LABELS, MUTED, Svg, message, text_width
 
 COLS, MAX_ROWS = 800, 8          # pixels across a row; rows at most
 LEFT, TOP, ROW_H = 70, 44, 22    # row offsets column; two title lines; bar height
@@ -167,7 +167,6 @@ def draw_pool(model: PoolViewModel) -> str:
     """SVG of the pool as rows of bytes, each segment named, the selected one framed."""
     pool = model.pool
     if model.stats is None:
-        from ._svg import message
         return message(f"MemoryPool {pool.capacity} B", model.note())
     cap = pool.capacity
     per_px = -(-cap // (COLS * MAX_ROWS))
