@@ -13,7 +13,7 @@ from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
 from .i18n import get_language, set_language
 
-__all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
+__all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language"]
 __version__ = "0.1.0"
 
@@ -63,6 +63,12 @@ def snapshot() -> dict:
 def tracer():
     """The call trace of the active backend (``tracer().table(20)`` for a readable table)."""
     return _current()[2]
+
+
+def name(handle: int, label: str) -> None:
+    """Name a stream, e.g. ``acl_lab.name(copy_stream, "copy")``: every view and the trace
+    table show the name instead of the handle, until the next ``reset()``."""
+    tracer().name(handle, label)
 
 
 def check(ret, what: str | None = None) -> None:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RUNTIME = ("numpy", "matplotlib", "ipywidgets", "jupyterlab")
+RUNTIME = ("numpy", "ipywidgets", "jupyterlab")
 TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
 START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")

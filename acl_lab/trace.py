@@ -81,6 +81,8 @@ class Trace:
         self._seq = itertools.count(1)
         self._threads: dict[int, str] = {}
         self._append_lock = threading.Lock()   # numbering and appending happen as one step
+        self.names: dict[int, str] = {}        # handle -> the name a learner gave it
+        self.generation = 0                    # counts clear()s: views tell a reset by it
 
     def _thread_name(self) -> str:
         ident = threading.get_ident()
@@ -123,12 +125,26 @@ class Trace:
         return traced
 
     def clear(self) -> None:
+        """Forget every call and name: a fresh process reuses the same handles."""
         self.calls.clear()
+        self.names.clear()
+        self.generation += 1
+
+    def name(self, handle: int, label: str) -> None:
+        """Call stream ``handle`` ``label`` in every view and in ``table()``."""
+        if not isinstance(handle, int) or isinstance(handle, bool):
+            raise TypeError(f"acl_lab.name(handle, label): pass a stream handle (an int), "
+                            f"not {type(handle).__name__}")
+        if not isinstance(label, str) or not label.strip():
+            raise ValueError("acl_lab.name(handle, label): label must be a non-empty string, "
+                             "such as 'copy'")
+        self.names[handle] = label.strip()
 
     def table(self, last: int | None = 20, name: str | None = None) -> "TraceTable":
         with self._append_lock:     # other threads may be appending calls meanwhile
             rows = [c for c in self.calls if name is None or name in c.name]
-        return TraceTable(rows[-last:] if last else rows)
+            names = dict(self.names)
+        return TraceTable(rows[-last:] if last else rows, names)
 
     def __repr__(self) -> str:
         return repr(self.table())
@@ -139,14 +155,15 @@ class TraceTable:
 
     HEADER = ("#", "call", "args", "ret", "thread", "t_us", "task")
 
-    def __init__(self, calls: list[Call]):
-        self.calls = calls
+    def __init__(self, calls: list[Call], names: dict[int, str] | None = None):
+        self.calls, self.names = calls, names or {}
 
     def rows(self) -> list[tuple[str, ...]]:
         out = []
         for c in self.calls:
+            stream = c.task and c.task["stream"]
             task = "" if c.task is None else (
-                f"{c.task['kind']} on {_fmt(c.task['stream'])} "
+                f"{c.task['kind']} on {self.names.get(stream) or _fmt(stream)} "
                 f"[{c.task['start_us']:.1f}-{c.task['end_us']:.1f}]")
             ret = c.ret
             out.append((str(c.seq), c.name, _fmt(c.args),

@@ -2,8 +2,8 @@
 and MemoryPool.check_guards over every segment.
 
 The pool holds 1,500 segments of mixed lengths with every third one freed, so the picture
-has 1,000 segments and 500 holes to draw; the same is measured with 10 segments to show
-the raster's cost does not grow with the number of blocks.
+has 1,000 segments and 500 holes to draw; the same is measured with 10 segments: the SVG
+has a few elements per block, so its cost grows with the number of blocks.
 """
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def run() -> list[Row]:
     acl = fresh_acl()
     small, big = PoolView(_pool(acl, 10)), PoolView(_pool(acl, SEGMENTS))
     assert big.model.pool.stats().segments == SEGMENTS
-    draw_small = best_of(small.model.picture, REPEAT)
-    draw_big = best_of(big.model.picture, REPEAT)
+    draw_small = best_of(small.model.svg, REPEAT)
+    draw_big = best_of(big.model.svg, REPEAT)
 
     def click():
         big.length.value = 64

@@ -43,7 +43,7 @@ def _measure(tasks: int) -> tuple[float, float, float]:
     _issue(acl, tasks)
     view = StreamTimeline(last=tasks)
     assert len(view.model.window()) == tasks
-    draw_s = best_of(view.model.picture, REPEAT)
+    draw_s = best_of(view.model.svg, REPEAT)
 
     def full_refresh():
         view._seen = view._shown = None       # as after a cell that issued work

@@ -1,10 +1,10 @@
 """The widgets without a browser: drive the controls, check the model and the picture move,
-and check what a notebook without a kernel keeps (a PNG and a short text)."""
+and check what a notebook without a kernel keeps (an SVG and a short text)."""
 import base64
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
-import matplotlib
 import pytest
 
 import acl_lab
@@ -13,7 +13,14 @@ from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
 from simhelpers import fresh, write
 
-PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The text of every <text> element of an SVG picture (it must be well-formed XML),
+    without the hover text of its <title>."""
+    root = ET.fromstring(svg)
+    return [(t.text or "") + "".join(c.tail or "" for c in t)
+            for t in root.iter("{http://www.w3.org/2000/svg}text")]
 
 
 @pytest.fixture
@@ -26,14 +33,21 @@ def pool(acl):
 # ----- PoolView ----------------------------------------------------------------------------
 def test_allocate_button_adds_a_segment_and_redraws(pool):
     view = PoolView(pool)
-    before = view.image.value
+    before = view.picture.value
     view.length.value = 100
     view.alloc_button.click()
     assert pool.stats().segments == 1
-    assert view.image.value != before and bytes(view.image.value).startswith(PNG)
+    assert view.picture.value != before and view.picture.value.startswith("<svg")
     assert view.segment.value == pool.blocks()[0].start        # the new segment is selected
     assert "m = 160 B = payload 100 + rounding 28 + 32" in view.status.value
-    assert "1 segments" in view.title.value
+    assert any(t.startswith("1 segments") for t in svg_texts(view.picture.value))
+
+
+def test_segments_are_named_on_the_bars(pool):
+    pool.alloc(300, name="labels")
+    pool.alloc(1)
+    texts = svg_texts(PoolView(pool).svg())
+    assert "labels" in texts and "#2" in texts
 
 
 def test_rule_control_sets_the_start_alignment(pool):
@@ -50,9 +64,9 @@ def test_select_and_free_buttons(pool):
     a, b = pool.alloc(10), pool.alloc(20)
     view = PoolView(pool)
     assert [v for _, v in view.segment.options] == [a, b]
-    unselected = view.image.value
+    unselected = view.picture.value
     view.segment.value = b
-    assert view.image.value != unselected                     # the selection is outlined
+    assert view.picture.value != unselected                     # the selection is outlined
     assert "segment #2" in view.status.value
     view.free_button.click()
     assert pool.stats().segments == 1
@@ -75,31 +89,42 @@ def test_refusals_show_in_the_view_instead_of_raising(pool, acl):
 
 def test_refresh_shows_what_code_did_and_skips_when_unchanged(pool):
     view = PoolView(pool)
-    shown = view.image.value
+    shown = view.picture.value
     view.refresh()
-    assert view.image.value is shown                          # nothing changed: no redraw
+    assert view.picture.value is shown                        # nothing changed: no redraw
     pool.alloc(100)
     view.refresh()
-    assert view.image.value != shown
+    assert view.picture.value != shown
 
 
-def test_pool_view_refreshes_after_each_cell(pool, shell):
+def test_a_large_pool_says_what_it_widened():
+    """A stretch under one pixel is drawn one pixel wide: the picture says so."""
+    acl = fresh()
+    big = MemoryPool(acl, 1 << 20)
+    big.alloc(1)
+    assert "stretches under 1 px drawn 1 px wide" in PoolView(big).svg()
+    big.close(force=True)
+
+
+def test_length_is_not_clamped_the_pool_answers(pool):
     view = PoolView(pool)
-    shell.user_ns["pool"] = pool
-    shown = view.image.value
-    shell.run_cell("ptr = pool.alloc(100)")
-    assert view.image.value != shown
-    assert [v for _, v in view.segment.options] == [shell.user_ns["ptr"]]
-    view.close()
-    shell.run_cell("pool.alloc(100)")                         # unhooked: no longer follows
-    assert len(view.segment.options) == 1
+    view.length.value = 5000                                  # more than the pool holds
+    assert view.model.length == 5000
+    view.alloc_button.click()
+    assert "ACL_ERROR_RT_MEMORY_ALLOCATION" in view.status.value
 
 
-def test_closed_pool_disables_the_controls(pool):
+def test_a_closed_pool_keeps_its_last_picture_and_disables_the_controls(pool):
+    pool.alloc(100, name="kept")
     view = PoolView(pool)
+    pool.free(pool.blocks()[0].start)
     pool.close()
     view.refresh()
-    assert view.alloc_button.disabled and "closed" in view.title.value
+    assert view.alloc_button.disabled and view.free_button.disabled and view.length.disabled
+    assert "kept" in svg_texts(view.picture.value)            # shown as last seen
+    assert "the pool is closed: shown as last seen" in view.picture.value
+    assert repr(view) == ("PoolView of a closed 4096 B pool (shown as last seen): 1 segments, "
+                          "160 B used, 3936 B free")
 
 
 # ----- static pictures and text ------------------------------------------------------------
@@ -125,18 +150,15 @@ def test_each_widget_leaves_a_png_and_a_short_text(acl, make):
     widget = make(acl)
     bundle = widget._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert base64.b64decode(bundle["image/png"]).startswith(PNG)
+    svg = bundle["image/svg+xml"]
+    assert svg == widget.picture.value                        # the live picture, saved
+    svg_texts(svg)                                            # well-formed
+    encoded = base64.b64encode(svg.encode()).decode()         # and as HTML, for untrusted
+    assert bundle["text/html"].startswith(f'<img src="data:image/svg+xml;base64,{encoded}"')
     text = bundle["text/plain"]
     assert text == repr(widget) and len(text) <= 110
     assert type(widget).__name__ in text
-    assert widget.picture() == widget.picture()               # same state, same bytes
-
-
-def test_pictures_ignore_the_learners_matplotlib_style(pool):
-    view = PoolView(pool)
-    plain = view.picture()
-    with matplotlib.rc_context({"axes.facecolor": "black", "font.size": 20}):
-        assert view.picture() == plain
+    assert widget.svg() == widget.svg()                       # same state, same text
 
 
 # ----- AlignmentExplorer -------------------------------------------------------------------
@@ -144,10 +166,10 @@ def test_alignment_sliders_drive_arithmetic_and_picture():
     explorer = AlignmentExplorer()
     assert "ALIGN_UP(100, 32) = ((100 - 1) // 32 + 1) × 32 = (3 + 1) × 32 = 128" \
         in explorer.arithmetic.value
-    shown = explorer.image.value
+    shown = explorer.picture.value
     explorer.k.value = 128
     assert explorer.model.aligned == 128 and "(0 + 1) × 128 = 128" in explorer.arithmetic.value
-    assert explorer.image.value != shown
+    assert explorer.picture.value != shown
     explorer.length.value = 129
     assert explorer.model.aligned == 256
     assert "m = ALIGN_UP(129, 32) + 32 = 160 + 32 = 192 B" in explorer.arithmetic.value
@@ -156,31 +178,35 @@ def test_alignment_sliders_drive_arithmetic_and_picture():
 
 
 # ----- MemoryGauge -------------------------------------------------------------------------
+def _gauge_rows(gauge) -> dict[str, tuple[int, int]]:
+    return {name: (used, total) for name, used, total in gauge.model.rows()}
+
+
 def test_gauge_follows_get_mem_info(acl):
     gauge = MemoryGauge(acl)
-    assert list(gauge.bars) == ["ACL_HBM_MEM", "ACL_HBM_MEM_HUGE", "ACL_HBM_MEM_NORMAL",
-                                "ACL_DDR_MEM", "ACL_DDR_MEM_HUGE", "ACL_DDR_MEM_NORMAL"]
-    assert gauge.bars["ACL_HBM_MEM_HUGE"].value == 0
+    assert list(_gauge_rows(gauge)) == ["ACL_HBM_MEM", "ACL_HBM_MEM_HUGE", "ACL_HBM_MEM_NORMAL",
+                                        "ACL_DDR_MEM", "ACL_DDR_MEM_HUGE", "ACL_DDR_MEM_NORMAL"]
+    assert _gauge_rows(gauge)["ACL_HBM_MEM_HUGE"][0] == 0
     ptr, _ = acl.rt.malloc(2 << 30, C.ACL_MEM_MALLOC_HUGE_FIRST)
     gauge.refresh_button.click()
     free, total, _ = acl.rt.get_mem_info(C.ACL_HBM_MEM_HUGE)
-    assert gauge.bars["ACL_HBM_MEM_HUGE"].value == pytest.approx((total - free) / total)
-    assert gauge.texts["ACL_HBM_MEM_HUGE"].value == "2.0 GiB used of 56.0 GiB"
-    assert gauge.bars["ACL_HBM_MEM_NORMAL"].value == 0
+    assert _gauge_rows(gauge)["ACL_HBM_MEM_HUGE"] == (total - free, total)
+    assert "2.0 GiB used of 56.0 GiB (3.6%)" in svg_texts(gauge.picture.value)
+    assert _gauge_rows(gauge)["ACL_HBM_MEM_NORMAL"][0] == 0
 
 
 def test_gauge_shows_only_the_kinds_the_device_has():
     gauge = MemoryGauge(fresh("310"))
-    assert list(gauge.bars) == ["ACL_DDR_MEM", "ACL_DDR_MEM_HUGE", "ACL_DDR_MEM_NORMAL"]
+    assert list(_gauge_rows(gauge)) == ["ACL_DDR_MEM", "ACL_DDR_MEM_HUGE", "ACL_DDR_MEM_NORMAL"]
     assert repr(gauge) == "MemoryGauge: DDR all 0 B/8.0 GiB used"
 
 
 def test_gauge_is_a_passive_observer(acl, shell):
-    gauge = MemoryGauge(acl)
+    gauge = MemoryGauge(acl, live=True)
     shell.user_ns["acl"] = acl
     calls = len(acl_lab.tracer().calls)
     shell.run_cell("ptr, ret = acl.rt.malloc(4096, 0)")   # the hook refreshes the gauge
-    assert gauge.bars["ACL_HBM_MEM_NORMAL"].value > 0
+    assert _gauge_rows(gauge)["ACL_HBM_MEM_NORMAL"][0] > 0
     assert [c.name for c in list(acl_lab.tracer().calls)[calls:]] == ["rt.malloc"]
     gauge.close()
 
@@ -190,7 +216,7 @@ def test_gauge_keeps_the_learners_last_error(bare_acl):
     assert bare_acl.rt.malloc(64, 0)[1] != 0                 # no device: the learner's error
     gauge.refresh()
     assert bare_acl.get_recent_err_msg().startswith("aclrtMalloc:")
-    assert "no device open" in gauge.note.value
+    assert "no device open" in gauge.picture.value
 
 
 # ----- the package -------------------------------------------------------------------------
@@ -203,10 +229,45 @@ def test_unknown_widget_name():
 def test_widgets_and_pool_load_lazily_and_never_import_the_simulator():
     code = (
         "import sys, acl_lab, acl_lab.widgets\n"
-        "assert 'ipywidgets' not in sys.modules and 'matplotlib' not in sys.modules\n"
+        "assert 'ipywidgets' not in sys.modules\n"
         "import acl_lab.pool, acl_lab.widgets.pool_view, acl_lab.widgets.alignment, "
         "acl_lab.widgets.gauge, acl_lab.widgets.timeline, acl_lab.widgets.capture_graph\n"
         "bad = [m for m in sys.modules if m.startswith('acl_lab.sim')]\n"
         "assert not bad, bad\n"
+        "assert 'matplotlib' not in sys.modules, 'views draw SVG without a plotting library'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ----- nothing clipped ----------------------------------------------------------------------
+def _overflow(svg: str) -> list[str]:
+    """Texts whose estimated extent (the layout's own generous glyph width) leaves the
+    picture: a clipped title or label."""
+    from acl_lab.widgets._svg import text_width
+
+    root = ET.fromstring(svg)
+    width = float(root.get("width"))
+    out = []
+    for t, text in zip(root.iter("{http://www.w3.org/2000/svg}text"), svg_texts(svg)):
+        x, w = float(t.get("x")), text_width(text, float(t.get("font-size")))
+        left = {"end": x - w, "middle": x - w / 2}.get(t.get("text-anchor"), x)
+        if left < 0 or left + w > width:
+            out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("make", [
+    lambda acl: PoolView(MemoryPool(acl, 4096, rule="dvpp", allocator="malloc_host")),
+    lambda acl: AlignmentExplorer(1000, 128),
+    lambda acl: MemoryGauge(acl),
+    lambda acl: StreamTimeline(),
+    lambda acl: CaptureGraph(_replayed_model(acl)),
+    lambda acl: CaptureGraph(0x7FFFFFFF),
+], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
+        "CaptureGraph-no-model"])
+def test_no_title_or_label_is_clipped(acl, make):
+    stream, _ = acl.rt.create_stream()
+    acl_lab.name(stream, "a stream with a rather long name for its lane")
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memset_async(dev, 64, 0, 64, stream) == 0
+    assert _overflow(make(acl).svg()) == []

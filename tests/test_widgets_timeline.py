@@ -5,8 +5,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.widgets import CaptureGraph, StreamTimeline
-
-PNG = b"\x89PNG\r\n\x1a\n"
+from test_widgets import svg_texts
 H2D = C.ACL_MEMCPY_HOST_TO_DEVICE
 
 
@@ -52,7 +51,7 @@ def test_one_lane_per_stream_with_its_modeled_time(acl, work):
     assert [name.split("\n")[0] for name, _ in view.model.lanes()] == \
         ["host", "default", f"0x{stream:x}"]
     assert "default" in view.readout.value and f"0x{stream:x}" in view.readout.value
-    assert bytes(view.image.value).startswith(PNG)
+    assert {"host", "default", f"0x{stream:x}"} <= set(svg_texts(view.picture.value))
     assert repr(view).startswith("StreamTimeline: 3 tasks on 2 streams, modeled ")
 
 
@@ -62,11 +61,11 @@ def test_slider_keeps_the_last_n_tasks(acl, work):
         assert acl.rt.memset_async(dev, 4096, i, 4096, stream) == 0
     view = StreamTimeline()
     assert (view.last.max, view.last.value) == (10, 10)
-    shown = view.image.value
+    shown = view.picture.value
     view.last.value = 3
     assert view.model.window() == acl_lab.snapshot()["timeline"][-3:]
-    assert view.image.value != shown
-    assert "the last 3 of 10" in view.title.value and "the last 3 of 10" in repr(view)
+    assert view.picture.value != shown
+    assert "the last 3 of 10" in view.picture.value and "the last 3 of 10" in repr(view)
 
 
 def test_an_event_record_points_to_the_wait_it_releases(acl, work):
@@ -104,16 +103,30 @@ def test_since_us_leaves_earlier_work_out(acl, work):
     assert all(start >= now for start, _, _ in view.model.host)
 
 
-def test_timeline_refreshes_after_each_cell_and_skips_when_nothing_ran(acl, work, shell):
+def test_named_streams_name_their_lanes_and_the_trace_table(acl, work):
     stream, dev, _ = work
+    acl_lab.name(stream, "copy")
+    assert acl.rt.memset_async(dev, 4096, 1, 4096, stream) == 0
     view = StreamTimeline()
+    assert [name.split("\n")[0] for name, _ in view.model.lanes()][-1] == "copy"
+    assert "copy" in svg_texts(view.picture.value) and "copy" in view.readout.value
+    assert "memset on copy" in repr(acl_lab.tracer().table(1))
+    acl_lab.reset()                                           # a fresh process forgets names
+    assert acl_lab.tracer().names == {}
+    with pytest.raises(TypeError):
+        acl_lab.name("copy", stream)
+
+
+def test_a_live_timeline_follows_cells_and_skips_when_nothing_ran(acl, work, shell):
+    stream, dev, _ = work
+    view = StreamTimeline(live=True)
     assert "no task on any stream yet" in repr(view)
     shell.user_ns.update(acl=acl, dev=dev, stream=stream)
-    shown = view.image.value
+    shown = view.picture.value
     shell.run_cell("x = 1")
-    assert view.image.value is shown                          # no call: nothing redrawn
+    assert view.picture.value is shown                        # no call: nothing redrawn
     shell.run_cell("acl.rt.memset_async(dev, 4096, 1, 4096, stream)")
-    assert view.image.value != shown and len(view.model.tasks) == 1
+    assert view.picture.value != shown and len(view.model.tasks) == 1
     shell.run_cell("acl.rt.memset_async(dev, 4096, 2, 4096, stream)")
     assert (view.last.max, view.last.value) == (2, 2)
     acl.rt.memset_async.__wrapped__(dev, 4096, 3, 4096, stream)   # not traced: not seen ...
@@ -121,17 +134,18 @@ def test_timeline_refreshes_after_each_cell_and_skips_when_nothing_ran(acl, work
     assert len(view.model.tasks) == 2
     view.refresh_button.click()                               # ... until the button forces it
     assert len(view.model.tasks) == 3
+    shell.run_cell("import acl_lab\nacl_lab.reset()")         # the process is gone ...
+    assert len(view.model.tasks) == 3                         # ... the picture stays
+    assert "shown as last seen" in repr(view) and "shown as last seen" in view.picture.value
     view.close()
-    shell.run_cell("acl.rt.memset_async(dev, 4096, 4, 4096, stream)")
-    assert len(view.model.tasks) == 3                         # unhooked: no longer follows
 
 
 def test_timeline_without_a_modeled_clock_says_why(monkeypatch):
     ascend_like_snapshot(monkeypatch)
     view = StreamTimeline()
-    assert "ascend backend does not report stream time" in view.title.value
+    assert "ascend backend does not report stream time" in view.picture.value
     assert repr(view).startswith("StreamTimeline: the ascend backend")
-    assert view.last.disabled and bytes(view.image.value).startswith(PNG)
+    assert view.last.disabled and view.picture.value.startswith("<svg")
 
 
 def test_last_must_keep_a_task():
@@ -152,33 +166,55 @@ def test_capture_graph_shows_the_recorded_chain_and_each_replay(acl, work):
     assert graph.model.replays == [(t["stream"], t["start_us"], t["end_us"]) for t in launches]
     assert "#2 on" in graph.replays.value
     assert repr(graph) == f"CaptureGraph: model 0x{model:x}, 2 tasks (memcpy → memset), 2 replays"
-    assert f"captured on stream 0x{stream:x}" in graph.title.value
+    assert f"captured on stream 0x{stream:x}" in graph.picture.value
 
 
 def test_picking_a_task_shows_its_fields_and_outlines_it(acl, work):
     stream, dev, host = work
     graph = CaptureGraph(captured(acl, stream, dev, host))
-    assert f"src = 0x{host:x}" in graph.details.value
-    shown = graph.image.value
+    assert f"<th style='text-align: left; padding-right: 12px'>src</th><td><code>0x{host:x}" \
+        in graph.details.value
+    shown = graph.picture.value
     graph.task.value = 2
     assert graph.model.selected == 2
-    assert f"ptr = 0x{dev:x}" in graph.details.value and "value = 7" in graph.details.value
-    assert graph.image.value != shown
+    assert f"<code>0x{dev:x}</code>" in graph.details.value and "<code>7</code>" \
+        in graph.details.value
+    assert "reads what #1 wrote" not in graph.details.value   # a memset reads nothing
+    assert graph.picture.value != shown
 
 
-def test_capture_graph_follows_replays_made_in_later_cells(acl, work, shell):
+def test_capture_graph_shows_which_task_reads_what_another_wrote(acl, work):
+    """The seed's loop: copy in, compute, copy the result back to the copy-in's source."""
+    stream, dev, host = work
+    out, _ = acl.rt.malloc(4096, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.rt.memcpy_async(dev, 4096, host, 4096, H2D, stream) == 0
+    assert acl.rt.memcpy_async(out, 4096, dev, 4096, C.ACL_MEMCPY_DEVICE_TO_DEVICE, stream) == 0
+    assert acl.rt.memcpy_async(host, 4096, out, 4096, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    model, _ = acl.mdl.ri_capture_end(stream)
+    graph = CaptureGraph(model)
+    assert graph.model.flow == [(3, 1, True), (1, 2, False), (2, 3, False)]
+    graph.task.value = 1
+    assert "reads what #3 wrote at the next replay" in graph.details.value
+    assert "#2 reads what it wrote" in graph.details.value
+    assert "#3 reads what #1 wrote" not in graph.picture.value
+    assert "#2 reads what #1 wrote" in graph.picture.value    # the arc's hover text
+
+
+def test_a_live_capture_graph_follows_replays_and_keeps_a_destroyed_model(acl, work, shell):
     stream, dev, host = work
     model = captured(acl, stream, dev, host)
-    graph = CaptureGraph(model)
+    graph = CaptureGraph(model, live=True)
     assert "not replayed yet" in graph.replays.value
     shell.user_ns.update(acl=acl, model=model, stream=stream)
-    shown = graph.image.value
+    shown = graph.picture.value
     shell.run_cell("acl.mdl.ri_execute_async(model, stream)\nacl.mdl.ri_execute(model, -1)")
     assert len(graph.model.replays) == 1 and len(graph.model.sync_replays) == 1
-    assert graph.image.value != shown and "1 synchronous" in graph.replays.value
+    assert graph.picture.value != shown and "1 synchronous" in graph.replays.value
     shell.run_cell("acl.mdl.ri_destroy(model)")
-    assert "destroyed" in graph.title.value and repr(graph).endswith("2 replays, destroyed")
-    assert len(graph.model.tasks()) == 2                      # shown as last seen
+    assert "destroyed: shown as last seen" in graph.picture.value
+    assert len(graph.model.tasks()) == 2 and len(graph.model.replays) == 1   # as last seen
+    assert "destroyed" in repr(graph)
     graph.close()
 
 
@@ -200,7 +236,7 @@ def test_capture_graph_of_a_handle_that_is_no_model(acl):
     graph = CaptureGraph(0x1234)
     assert repr(graph) == ("CaptureGraph: 0x1234 is not a captured model: pass the handle "
                            "that acl.mdl.ri_capture_end returned")
-    assert graph.task.options == () and bytes(graph.image.value).startswith(PNG)
+    assert graph.task.options == () and graph.picture.value.startswith("<svg")
     with pytest.raises(TypeError, match="model handle"):
         CaptureGraph("model")
 
@@ -208,4 +244,4 @@ def test_capture_graph_of_a_handle_that_is_no_model(acl):
 def test_capture_graph_without_models_on_the_backend_says_why(monkeypatch):
     ascend_like_snapshot(monkeypatch)
     graph = CaptureGraph(0x40000040)
-    assert "ascend backend does not report captured models" in graph.title.value
+    assert "ascend backend does not report captured models" in graph.picture.value

@@ -185,7 +185,8 @@ class Operators:
         nbytes = sum(span for _, span in places)
         task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
                     nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
-                    detail={"op": op, "out": ex.out.ptr, "shape": list(ex.out.shape),
+                    detail={"op": op, "inputs": [t.ptr for t in tensors[:-1]],
+                            "out": ex.out.ptr, "shape": list(ex.out.shape),
                             "workspace": workspace})
         self.rt.issue(stream, task, call)
         del self.executors[executor]

@@ -1,27 +1,55 @@
-"""What every acl_lab widget shares: a static picture and a short text for renderers without
-a kernel, and (optionally) a refresh after each notebook cell.
+"""What every acl_lab view shares: the freeze rule, a static SVG picture and a short text.
 
-Without a kernel (GitHub, nbviewer, an untrusted notebook) the widget view cannot render;
-the output then falls back to the ``image/png`` and ``text/plain`` saved beside it, so the
-widget's ``_repr_mimebundle_`` adds a PNG and its repr is a one-line summary under 110
-characters. Live refreshes change widget state only (comm messages), never the cell's
-output, so nbval's comparison of saved outputs is unaffected.
+A view shows the state of the moment its cell ran. It looks again only when the learner
+acts on it (its controls, ``refresh()``) or, for a view made with ``live=True``, after every
+cell; what it shows (picture, controls, ``repr``) comes from that last look, never from the
+state of now. Without a kernel (GitHub, nbviewer, an untrusted notebook) the widget cannot
+render: the output then falls back to the picture saved beside it, the same SVG the live
+widget draws, and to its repr, a one-line summary under 110 characters. The SVG is saved
+twice: as ``image/svg+xml`` (GitHub, nbviewer, VS Code) and as an ``<img>`` in ``text/html``,
+because JupyterLab shows no SVG output of an untrusted notebook (as on Binder's first
+open) but does show sanitized HTML, images with data: addresses included.
 """
 from __future__ import annotations
 
 import base64
+from html import escape
+
+import acl_lab
 
 TEXT_LIMIT = 110
+GONE = "shown as last seen"
 
 
-class StaticPicture:
-    """Mixin for an ipywidgets widget that has ``summary()`` and ``picture()``."""
+def generation() -> tuple[int, int]:
+    """Changes when the process a view looks at is replaced (``acl_lab.reset()``, a load of
+    another profile): what the view last saw is then gone."""
+    trace = acl_lab.tracer()
+    return id(trace), trace.generation
+
+
+class View:
+    """Mixin for an ipywidgets box that has ``summary()``, ``svg()`` and ``refresh()``.
+
+    ``live=True`` (``_follow_cells``) refreshes after every cell inside IPython; a refresh
+    that fails shows its error in the view instead of raising, because a display hook must
+    never turn a learner's successful cell into a failure. ``close()`` unhooks.
+    """
+
+    live = False
+    _hooked_shell = None
 
     def summary(self) -> str:
         raise NotImplementedError
 
-    def picture(self) -> bytes:
-        """The widget's current state as PNG bytes."""
+    def svg(self) -> str:
+        """The picture of the last look, as SVG text."""
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def show_error(self, text: str) -> None:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -30,26 +58,17 @@ class StaticPicture:
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
-        data["image/png"] = base64.b64encode(self.picture()).decode("ascii")
+        svg = self.svg()
+        data["image/svg+xml"] = svg
+        data["text/html"] = (f'<img src="data:image/svg+xml;base64,'
+                             f'{base64.b64encode(svg.encode()).decode("ascii")}" '
+                             f'alt="{escape(data["text/plain"])}"/>')
         return data
 
-
-class RefreshAfterCells:
-    """Mixin: call ``refresh()`` after every cell, when running inside IPython.
-
-    A refresh that fails shows its error in the widget instead of raising: a display hook
-    must never turn a learner's successful cell into a failure. ``close()`` unhooks.
-    """
-
-    _hooked_shell = None
-
-    def refresh(self) -> None:
-        raise NotImplementedError
-
-    def show_error(self, text: str) -> None:
-        raise NotImplementedError
-
-    def _watch_cells(self) -> None:
+    def _follow_cells(self, live: bool) -> None:
+        self.live = bool(live)
+        if not self.live:
+            return
         try:
             from IPython import get_ipython
         except ImportError:
@@ -62,7 +81,7 @@ class RefreshAfterCells:
     def _after_cell(self, result=None) -> None:
         try:
             self.refresh()
-        except Exception as e:  # noqa: BLE001 - shown in the widget, see the class docstring
+        except Exception as e:  # noqa: BLE001 - shown in the view, see the class docstring
             self.show_error(f"refresh failed: {type(e).__name__}: {e}")
 
     def close(self) -> None:
@@ -70,3 +89,4 @@ class RefreshAfterCells:
             self._hooked_shell.events.unregister("post_run_cell", self._after_cell)
             self._hooked_shell = None
         super().close()
+

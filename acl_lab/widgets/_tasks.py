@@ -1,19 +1,20 @@
 """What the stream timeline and the capture graph share: one colour per kind of stream task,
 how streams and pointers are named, where the trace stands, and the drawing of tasks as
-boxes on one lane per stream against modeled time.
+boxes on one lane per stream against modeled time (SVG).
 
 The tasks come from ``acl_lab.snapshot()["timeline"]`` (and a model's recorded tasks from
-``snapshot()["models"]``); the host's own time comes from the trace. On hardware both
-lists are empty: ``no_timeline_note`` says why instead of drawing nothing.
+``snapshot()["models"]``); the host's own time and the names learners gave streams
+(``acl_lab.name(stream, "copy")``) come from the trace. On hardware both lists are empty:
+``no_timeline_note`` says why instead of drawing nothing.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+import math
 
 import acl_lab
 
-from ._base import RefreshAfterCells
-from ._figure import render
+from ._base import View
+from ._svg import GRID, MUTED, Svg, text_width
 
 #: One colour per task kind (and per kind of host time), shared by both pictures.
 TASK_COLORS = {
@@ -30,14 +31,21 @@ TASK_LABELS = {
     "launch": "host: issuing a task", "blocking": "host: other calls",
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
-MARKERS = {"record": "v", "wait": "^"}   # zero-length tasks: drawn as marks, not boxes
-MIN_BOX = 1 / 600            # of the time span: a task shorter than ~1 pixel stays visible
-MARKS_DRAWN = 300            # per lane and kind; more get their line without the triangle
+MARKS = ("record", "wait")   # zero-length tasks: drawn as marks, not boxes
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
+HOVER_DRAWN = 2_000          # boxes with hover text; more are drawn plain (the picture stays small)
+LANE_H, PLOT_W, AXIS_H = 34, 720, 30
 
 
-def stream_label(handle: int) -> str:
-    """Stream 0 is the current context's default stream; others by handle."""
+def stream_names() -> dict[int, str]:
+    """The names learners gave streams (``acl_lab.name``), as of now."""
+    return dict(acl_lab.tracer().names)
+
+
+def stream_label(handle: int, names: dict[int, str]) -> str:
+    """A named stream by its name; stream 0 is the current context's default stream."""
+    if handle in names:
+        return names[handle]
     return "default" if handle == 0 else f"0x{handle:x}"
 
 
@@ -52,7 +60,7 @@ def us(value: float) -> str:
 
 
 def duration(value_us: float) -> str:
-    """A task's modeled cost: small copies take nanoseconds, which "0.0 µs" would hide."""
+    """A task's modeled cost: sub-microsecond costs in ns, which "0.0 µs" would hide."""
     return f"{value_us:,.2f} µs" if value_us >= 1 or value_us == 0 else f"{value_us * 1e3:.1f} ns"
 
 
@@ -61,11 +69,11 @@ def count(n: int, noun: str) -> str:
 
 
 def trace_position() -> tuple:
-    """Changes whenever a traced call is made or the trace is cleared: the refresh after a
-    cell compares it to skip rebuilding a snapshot when the learner made no call."""
+    """Changes whenever a traced call is made, the trace is cleared or a stream is named:
+    a refresh compares it to skip rebuilding a snapshot when the learner made no call."""
     trace = acl_lab.tracer()
     calls = trace.calls
-    return id(trace), len(calls), calls[-1].seq if calls else 0
+    return id(trace), len(calls), calls[-1].seq if calls else 0, tuple(trace.names.items())
 
 
 def no_timeline_note(snap: dict, what: str) -> str:
@@ -74,74 +82,106 @@ def no_timeline_note(snap: dict, what: str) -> str:
             f"hardware): the simulator (acl_lab.load(backend='sim')) shows it")
 
 
-def message_picture(title: str, text: str) -> bytes:
-    """PNG of a title and one line: the picture of an empty state."""
-    def draw(fig):
-        fig.text(0.01, 0.62, title, fontsize=9, weight="bold")
-        fig.text(0.01, 0.22, text, fontsize=8)
-    return render(9, 0.7, draw)
-
-
 def color(kind: str) -> str:
     return TASK_COLORS.get(kind, OTHER_COLOR)
 
 
-def task_legend(kinds) -> list:
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    return [Line2D([], [], color=color(k), marker=MARKERS[k], linestyle="none",
-                   label=TASK_LABELS[k]) if k in MARKERS else
-            Patch(facecolor=color(k), label=TASK_LABELS.get(k, k)) for k in kinds]
+def _ticks(t0: float, t1: float, most: int = 8) -> list[float]:
+    """Round times (1, 2 or 5 × 10^k µs apart) between t0 and t1."""
+    raw = (t1 - t0) / most
+    step = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    for m in (1, 2, 5, 10):
+        if step * m >= raw:
+            step *= m
+            break
+    first = math.ceil(t0 / step) * step
+    return [first + i * step for i in range(int((t1 - first) / step + 1e-9) + 1)]
 
 
-def draw_lanes(ax, lanes: list[tuple[str, list[tuple[float, float, str]]]],
-               t0: float, t1: float, links=(), labels=()) -> list[str]:
-    """Draw ``lanes`` (name, [(start_us, end_us, kind)]) top to bottom on ``ax`` over
-    [t0, t1]; ``links`` is a list of ((lane, t), (lane, t)) arrows, ``labels`` (lane, start, end,
-    text) names boxes. Returns the kinds drawn, in TASK_COLORS order, for a legend."""
-    n, min_w = len(lanes), (t1 - t0) * MIN_BOX
-    kinds = set()
-    for i, (_, spans) in enumerate(lanes):
-        y = n - 1 - i
-        by_kind = defaultdict(list)
-        for start, end, kind in spans:
-            by_kind[kind].append((start, max(end - start, min_w)))
-        for kind, bars in by_kind.items():
+def _tick_text(t: float) -> str:
+    return f"{t:,.3f}".rstrip("0").rstrip(".")
+
+
+def lanes_width(lanes) -> float:
+    """Left column width: the longest lane name, line by line (as ``draw_lanes`` sizes them)."""
+    return max([text_width(line, 10.5 if k == 0 else 9) for name, _ in lanes
+                for k, line in enumerate(name.split("\n"))] + [40])
+
+
+def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
+               links=(), labels=()) -> list[str]:
+    """Draw ``lanes`` [(name, [(start_us, end_us, kind, hover)])] from ``top`` down, the plot
+    starting at x = ``left`` over [t0, t1]; ``links`` ((lane, t), (lane, t)) arrows,
+    ``labels`` (lane, start, end, text) names boxes. Returns the kinds drawn, in TASK_COLORS
+    order, for a legend. The time axis is drawn under the last lane."""
+    span = max(t1 - t0, 1e-9)
+    pad = span * 0.01
+
+    def x(t: float) -> float:
+        return left + (t - t0 + pad) / (span + 2 * pad) * PLOT_W
+
+    bottom = top + LANE_H * len(lanes)
+    ticks = _ticks(t0, t1)
+    for t in ticks:
+        svg.line(x(t), top, x(t), bottom, stroke=GRID, width=0.6)
+    kinds: set[str] = set()
+    hover = sum(len(spans) for _, spans in lanes) <= HOVER_DRAWN
+    for i, (name, spans) in enumerate(lanes):
+        y = top + i * LANE_H
+        first, *rest = name.split("\n")
+        svg.text(left - 8, y + (14 if rest else 21), first, size=10.5, anchor="end",
+                 weight="bold")
+        for k, line in enumerate(rest):
+            svg.text(left - 8, y + 27 + 11 * k, line, size=9, anchor="end", fill=MUTED)
+        svg.line(left, y + LANE_H, left + PLOT_W, y + LANE_H, stroke=GRID, width=0.6)
+        for start, end, kind, text in spans:
             kinds.add(kind)
-            if kind in MARKERS:       # under the boxes, so that crowded marks hide no task
-                xs = [start for start, _ in bars]
-                ax.vlines(xs, y + 0.12, y + 0.88, colors=color(kind), linewidth=0.8, zorder=1)
-                if len(xs) <= MARKS_DRAWN:
-                    ax.plot(xs, [y + 0.88 if kind == "record" else y + 0.12] * len(xs),
-                            linestyle="none", marker=MARKERS[kind], color=color(kind), ms=5,
-                            zorder=1)
+            title = text if hover else None
+            if kind in MARKS:
+                xs = x(start)
+                svg.line(xs, y + 5, xs, y + LANE_H - 5, stroke=color(kind), width=1.2)
+                tip = y + 5 if kind == "record" else y + LANE_H - 5
+                svg.head(xs, tip, 0, 1 if kind == "record" else -1, color(kind))
+                if title:
+                    svg.rect(xs - 3, y + 4, 6, LANE_H - 8, "none", title=title)
             else:
-                ax.broken_barh(bars, (y + 0.22, 0.56), facecolors=color(kind),
-                               edgecolor="none", zorder=2)
+                w = max(x(end) - x(start), 1.0)
+                svg.rect(x(start), y + 8, w, LANE_H - 16, color(kind), title=title)
     for (a, ta), (b, tb) in links if len(links) <= LINKS_DRAWN else ():
-        ax.annotate("", xy=(tb, n - 1 - b + 0.5), xytext=(ta, n - 1 - a + 0.5),
-                    arrowprops={"arrowstyle": "->", "color": color("record"), "lw": 0.8,
-                                "linestyle": "--", "shrinkA": 0, "shrinkB": 0})
+        svg.arrow(x(ta), top + a * LANE_H + LANE_H / 2, x(tb), top + b * LANE_H + LANE_H / 2,
+                  stroke=color("record"), width=0.9, dash="4 3")
     for lane, start, end, text in labels:
-        ax.text((start + end) / 2, n - 1 - lane + 0.5, text, ha="center", va="center",
-                fontsize=7, color="white", clip_on=True)
-    pad = (t1 - t0) * 0.01
-    ax.set_xlim(t0 - pad, t1 + pad)
-    ax.set_ylim(0, max(n, 1))
-    ax.set_yticks([n - 1 - i + 0.5 for i in range(n)], [name for name, _ in lanes], fontsize=7)
-    ax.set_xlabel("modeled time (µs)", fontsize=8, labelpad=1)
-    ax.tick_params(axis="x", labelsize=7)
-    ax.grid(axis="x", color="#dddddd", linewidth=0.5)
-    ax.set_axisbelow(True)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+        if x(end) - x(start) >= text_width(text, 9) + 4:
+            svg.text((x(start) + x(end)) / 2, top + lane * LANE_H + LANE_H / 2 + 3.5, text,
+                     size=9, anchor="middle", fill="#ffffff")
+    svg.line(left, bottom, left + PLOT_W, bottom, stroke=MUTED, width=0.8)
+    for t in ticks:
+        svg.line(x(t), bottom, x(t), bottom + 4, stroke=MUTED, width=0.8)
+        svg.text(x(t), bottom + 14, _tick_text(t), size=9, anchor="middle", fill=MUTED)
+    svg.text(left + PLOT_W / 2, bottom + 27, "modeled time (µs)", size=10, anchor="middle")
     return [k for k in TASK_COLORS if k in kinds] + sorted(kinds - set(TASK_COLORS))
 
 
-class RefreshOnNewCalls(RefreshAfterCells):
-    """Refresh after cells only when a traced call was made since the last refresh (the
-    picture is costly); ``refresh(force=True)`` (the button) always redraws. Widgets using
-    it have ``model.refresh()``, ``_redraw()`` and start with ``_seen = None``."""
+def task_legend(kinds) -> list[tuple[str, str]]:
+    return [(color(k), TASK_LABELS.get(k, k)) for k in kinds]
+
+
+def lanes_picture(title: str, lanes, t0: float, t1: float, links=(), labels=()) -> str:
+    """SVG: a bold title line, the lanes against modeled time, a legend of the kinds."""
+    left = lanes_width(lanes) + 20
+    width = max(left + PLOT_W + 24, text_width(title, 12) + 16)
+    svg = Svg(width, 0)
+    svg.text(8, 18, title, size=12, weight="bold")
+    kinds = draw_lanes(svg, 28, left, lanes, t0, t1, links, labels)
+    legend_top = 28 + LANE_H * len(lanes) + AXIS_H + 8
+    svg.height = legend_top + svg.legend(8, legend_top, task_legend(kinds), width=width - 16) + 6
+    return str(svg)
+
+
+class RefreshOnNewCalls(View):
+    """``refresh()`` looks again only when a traced call was made since the last look (the
+    picture is costly); ``refresh(force=True)`` (the button) always does. Views using it
+    have ``model.refresh()``, ``_redraw()`` and start with ``_seen = None``."""
 
     def refresh(self, force: bool = False) -> None:
         seen = trace_position()
@@ -150,3 +190,4 @@ class RefreshOnNewCalls(RefreshAfterCells):
         self._seen = seen
         self.model.refresh()
         self._redraw()
+

@@ -3,6 +3,7 @@
 The seed defines ALIGN_UP[len, k] = ((len-1)/k+1)*k. The picture draws ``len`` bytes
 against blocks of k bytes for each k the rules use (32: the size rounding; 64: runtime
 segment starts; 128: media-processing starts), then the pool segment m = ALIGN_UP(len,32)+32.
+It shows no runtime state, so it has nothing to freeze: only its sliders change it.
 """
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from html import escape
 import ipywidgets as widgets
 
 from ..align import DVPP_ALIGN, MALLOC_PADDING, RUNTIME_ALIGN, align_up, segment_size
-from ._base import StaticPicture
-from ._figure import COLORS, legend_handles, render
+from ._base import View
+from ._svg import COLORS, LABELS, MUTED, Svg, text_width
 
 KS = (32, RUNTIME_ALIGN, DVPP_ALIGN)
 MAX_LENGTH = 1024
@@ -40,51 +41,56 @@ class AlignmentModel:
                 f"{MALLOC_PADDING} = {segment_size(n)} B, starting on a multiple of "
                 f"{RUNTIME_ALIGN} (runtime) or {DVPP_ALIGN} (dvpp)")
 
-    def picture(self) -> bytes:
+    def svg(self) -> str:
         return draw_alignment(self.length, self.k)
 
 
-def draw_alignment(length: int, k: int) -> bytes:
-    """PNG: one row per k in KS (``k`` highlighted), then the segment m, on one byte axis."""
+PLOT_W, ROW_H = 600, 30
+
+
+def draw_alignment(length: int, k: int) -> str:
+    """SVG: one row per k in KS (``k`` highlighted), then the segment m, on one byte axis."""
     m = segment_size(length)
-    right = align_up(max(align_up(length, max(KS)), m), max(KS))
+    right = align_up(max(align_up(length, max(KS)), m), max(KS)) * 1.08
+    rows = [(f"ALIGN_UP(len, {kk})", kk) for kk in KS] + [("segment m", None)]
+    left = max(text_width(label, 11) for label, _ in rows) + 24   # bold labels fit too
+    width = left + PLOT_W + 60
+    svg = Svg(width, 0)
 
-    def draw(fig):
-        ax = fig.add_axes((0.17, 0.26, 0.8, 0.7))
-        rows = [(f"ALIGN_UP(len, {kk})", kk) for kk in KS] + [("segment m", None)]
-        for y, (_, kk) in enumerate(rows):
-            top = len(rows) - 1 - y
-            if kk is None:
-                parts = [(0, length, "payload"), (length, align_up(length, 32) - length,
-                         "rounding"), (align_up(length, 32), MALLOC_PADDING, "extra")]
-                end = m
-            else:
-                end = align_up(length, kk)
-                parts = [(0, length, "payload"), (length, end - length, "rounding")]
-            ax.broken_barh([(x, w) for x, w, _ in parts], (top + 0.15, 0.7),
-                           facecolors=[COLORS[c] for _, _, c in parts], edgecolor="none")
-            if kk == k:
-                ax.axhspan(top, top + 1, color="#fff1c1", zorder=0)
-            if kk is not None:   # the k-byte blocks ALIGN_UP counts in
-                ax.vlines(range(0, end + 1, kk), top + 0.1, top + 0.9, colors="#333333",
-                          linewidth=0.6)
-            ax.text(end + right * 0.01, top + 0.5, f"{end}", va="center", fontsize=8)
-        ax.set_yticks([len(rows) - 1 - y + 0.5 for y in range(len(rows))],
-                      [label for label, _ in rows], fontsize=8)
-        for tick, (_, kk) in zip(ax.get_yticklabels(), rows):
-            tick.set_fontweight("bold" if kk == k else "normal")
-        ax.set_xlim(0, right * 1.08)
-        ax.set_ylim(0, len(rows))
-        ax.set_xlabel(f"bytes (len = {length}; ticks mark the k-byte blocks)", fontsize=8,
-                      labelpad=1)
-        ax.tick_params(axis="x", labelsize=7)
-        fig.legend(handles=legend_handles(("payload", "rounding", "extra")), loc="lower center",
-                   ncol=3, fontsize=7, frameon=False, borderaxespad=0.1)
+    def x(b: float) -> float:
+        return left + b / right * PLOT_W
 
-    return render(7.5, 2.6, draw)
+    for i, (label, kk) in enumerate(rows):
+        y = 8 + i * ROW_H
+        if kk is None:
+            end = m
+            parts = [(0, length, "payload"), (length, align_up(length, 32) - length, "rounding"),
+                     (align_up(length, 32), MALLOC_PADDING, "extra")]
+        else:
+            end = align_up(length, kk)
+            parts = [(0, length, "payload"), (length, end - length, "rounding")]
+        if kk == k:
+            svg.rect(4, y, width - 8, ROW_H, "#fff1c1")
+        svg.text(left - 8, y + 19, label, size=10.5, anchor="end",
+                 weight="bold" if kk == k else None)
+        for start, size, kind in parts:
+            if size:
+                svg.rect(x(start), y + 5, x(start + size) - x(start), ROW_H - 10, COLORS[kind],
+                         title=f"{LABELS[kind]}: {size} B")
+        if kk is not None:   # the k-byte blocks ALIGN_UP counts in
+            for b in range(0, end + 1, kk):
+                svg.line(x(b), y + 3, x(b), y + ROW_H - 3, stroke="#333333", width=0.7)
+        svg.text(x(end) + 5, y + 19, f"{end}", size=10.5)
+    axis = 8 + len(rows) * ROW_H + 14
+    svg.text(left, axis, f"bytes (len = {length}; ticks mark the k-byte blocks)", size=10,
+             fill=MUTED)
+    svg.height = axis + 6 + svg.legend(left, axis + 8, [(COLORS[c], LABELS[c]) for c in
+                                                         ("payload", "rounding", "extra")],
+                                       width=PLOT_W)
+    return str(svg)
 
 
-class AlignmentExplorer(StaticPicture, widgets.VBox):
+class AlignmentExplorer(View, widgets.VBox):
     """Sliders for len and k; ALIGN_UP shown as arithmetic and as a picture."""
 
     def __init__(self, length: int = 100, k: int = 32):
@@ -93,9 +99,9 @@ class AlignmentExplorer(StaticPicture, widgets.VBox):
                                         continuous_update=False, layout={"width": "420px"})
         self.k = widgets.SelectionSlider(options=KS, value=k, description="k")
         self.arithmetic = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.picture = widgets.HTML()
         super().__init__(children=[widgets.HBox([self.length, self.k]), self.arithmetic,
-                                   self.image])
+                                   self.picture])
         self.length.observe(self._on_change, "value")
         self.k.observe(self._on_change, "value")
         self.refresh()
@@ -108,12 +114,12 @@ class AlignmentExplorer(StaticPicture, widgets.VBox):
         m = self.model
         self.arithmetic.value = (f"<code>{escape(m.arithmetic())}</code><br>"
                                  f"<code>{escape(m.segment())}</code>")
-        self.image.value = m.picture()
+        self.picture.value = m.svg()
 
     def summary(self) -> str:
         m = self.model
         return (f"AlignmentExplorer: ALIGN_UP({m.length}, {m.k}) = {m.aligned}; segment m = "
                 f"ALIGN_UP({m.length},32)+32 = {segment_size(m.length)}")
 
-    def picture(self) -> bytes:
-        return self.model.picture()
+    def svg(self) -> str:
+        return self.model.svg()

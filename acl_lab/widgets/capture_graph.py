@@ -1,10 +1,14 @@
-"""CaptureGraph: the tasks a capture recorded into a model RI, and the model's replays.
+"""CaptureGraph: the tasks a capture recorded into a model RI, the data flowing between
+them, and the model's replays.
 
-The recorded tasks (``acl_lab.snapshot()["models"]``) are drawn as a chain of boxes in the
-order a replay runs them: kind, bytes, operator, the pointers the task will touch again at
-every replay. Below, each replay on modeled time: asynchronous ones on the stream that ran
-them (``snapshot()["timeline"]``), synchronous ``aclmdlRIExecute`` calls on the host lane
-(from the trace). A task picker shows every recorded field of one task.
+The recorded tasks (``acl_lab.snapshot()["models"]``) are drawn as boxes in the order a
+replay runs them. An arc joins two tasks when one reads bytes the other wrote: above the
+boxes within one replay, dashed below when the read happens at the next replay (the loop
+by which the seed's sample turns 1.1 into 8.8). Task byte ranges come from the recorded
+pointers and sizes; an operator's tensors count as their whole allocation. Below, each
+replay on modeled time: asynchronous ones on the stream that ran them, synchronous
+``aclmdlRIExecute`` calls on the host lane (from the trace). A task picker shows every
+recorded field of one task as a small table.
 """
 from __future__ import annotations
 
@@ -14,15 +18,16 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ._base import StaticPicture
-from ._figure import format_bytes, render
-from ._tasks import (RefreshOnNewCalls, color, count, draw_lanes, duration, message_picture,
-                     no_timeline_note, short_ptr, stream_label)
+from ._base import GONE, generation
+from ._svg import MUTED, Svg, format_bytes, message, text_width
+from ._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
+                     lanes_width, no_timeline_note, short_ptr, stream_label, stream_names,
+                     task_legend, us)
 
 PER_ROW, MAX_ROWS = 6, 2            # boxes of the chain; a longer model shows a window of it
-WIDTH_IN, ROW_IN, LANE_IN, TOP_IN, AXIS_IN = 9.0, 1.05, 0.4, 0.35, 0.45
+BOX_W, BOX_H, GAP, ARC_H = 136, 86, 28, 30
 POINTERS = ("dst", "src", "ptr", "out", "workspace")   # recorded fields that hold addresses
-SYNC_LANE = "host\naclmdlRIExecute"
+FLOW, LOOP = "#2a7ab9", "#8172b3"
 
 
 def _direction(name: str) -> str:
@@ -50,15 +55,67 @@ def task_lines(t: dict) -> list[str]:
     return [task_name(t), *lines, duration(t["duration_us"])]
 
 
+def _value(key: str, v) -> str:
+    if key in POINTERS and isinstance(v, int):
+        return f"0x{v:x}"
+    if key == "inputs" and isinstance(v, list):
+        return ", ".join(f"0x{p:x}" for p in v)
+    if key == "duration_us":
+        return duration(v) + " (modeled)"
+    return str(v)
+
+
 def task_details(t: dict) -> list[tuple[str, str]]:
     """Every recorded field of a task, addresses in hex."""
-    return [(k, f"0x{v:x}" if k in POINTERS and isinstance(v, int) else str(v))
-            for k, v in t.items()]
+    return [(k, _value(k, v)) for k, v in t.items()]
+
+
+def accesses(t: dict, allocations: list[tuple[int, int]]) -> tuple[list, list]:
+    """(reads, writes) of a recorded task, as [start, end) byte ranges."""
+    n = t.get("nbytes", 0)
+
+    def whole(ptr: int) -> tuple[int, int]:
+        return next(((a, a + size) for a, size in allocations if a <= ptr < a + size),
+                    (ptr, ptr + 1))
+    if "src" in t and "dst" in t:
+        return [(t["src"], t["src"] + n)], [(t["dst"], t["dst"] + n)]
+    if "ptr" in t:
+        return [], [(t["ptr"], t["ptr"] + n)]
+    if "out" in t:
+        return [whole(p) for p in t.get("inputs", [])], [whole(t["out"])]
+    return [], []
+
+
+def data_flow(tasks: list[dict], allocations) -> list[tuple[int, int, bool]]:
+    """(writer seq, reader seq, next replay?) for every task that reads bytes another wrote
+    and no task in between overwrote: earlier in the same replay, or (a loop) later, so the
+    bytes reach it at the next replay."""
+    ranges = [accesses(t, allocations) for t in tasks]
+    n, out = len(tasks), []
+
+    def overlap(a, b):
+        lo, hi = max(a[0], b[0]), min(a[1], b[1])
+        return (lo, hi) if lo < hi else None
+
+    for j, (reads, _) in enumerate(ranges):
+        for read in reads:
+            # writers from the latest backwards, wrapping around into the previous replay
+            for back in range(1, n + 1):
+                i = (j - back) % n
+                hits = [h for w in ranges[i][1] if (h := overlap(w, read))]
+                between = [(j - b) % n for b in range(1, back)]
+                if any(not any(lo <= h[0] and h[1] <= hi for k in between
+                               for lo, hi in ranges[k][1]) for h in hits):
+                    edge = (tasks[i]["seq"], tasks[j]["seq"], i >= j)
+                    if edge not in out:
+                        out.append(edge)
+    return out
 
 
 class CaptureGraphModel:
-    """The model RI ``handle`` as plain data: its snapshot entry (kept once destroyed, as
-    last seen), its replays, the selected task (its seq) and a note on its state."""
+    """The model RI ``handle`` as plain data, as of the last look: its snapshot entry and
+    replays (kept once the model is gone, as last seen), the data flow between its tasks,
+    the selected task (its seq) and a note on its state."""
 
     def __init__(self, handle: int):
         if not isinstance(handle, int) or isinstance(handle, bool):
@@ -66,24 +123,36 @@ class CaptureGraphModel:
                             f"acl.mdl.ri_capture_end returned, not {type(handle).__name__}")
         self.handle = handle
         self.info: dict | None = None
+        self.flow: list[tuple[int, int, bool]] = []
         self.replays: list[tuple[int, float, float]] = []     # (stream, start_us, end_us)
         self.sync_replays: list[tuple[float, float]] = []     # host time of aclmdlRIExecute
+        self.names: dict[int, str] = {}
         self.selected: int | None = None
         self.note = ""
+        self.generation = None
 
     def refresh(self) -> None:
+        now = generation()
+        if self.info is not None and now != self.generation:
+            self.note = f"the process was reset: {GONE}"
+            return
+        self.generation = now
         snap, h = acl_lab.snapshot(), self.handle
         info = next((m for m in snap.get("models") or [] if m["handle"] == h), None)
+        if info is None and self.info is not None:
+            self.note = f"destroyed: {GONE}"
+            return
         self.replays = [(r["stream"], r["start_us"], r["end_us"])
                         for r in snap.get("timeline") or []
                         if r["kind"] == "model" and r.get("model") == h]
         self.sync_replays = [(c.start_us, c.end_us) for c in acl_lab.tracer().calls
                              if c.name == "mdl.ri_execute" and c.args[:1] == (h,) and c.ret == 0]
+        self.names = stream_names()
         if info is not None:
             self.info = info
+            allocations = [(a["ptr"], a["size"]) for a in snap.get("allocations") or []]
+            self.flow = data_flow(info["tasks"], allocations)
             self.note = "" if info["ready"] else "still capturing: the tasks recorded so far"
-        elif self.info is not None:
-            self.note = "destroyed (aclmdlRIDestroy): shown as last seen"
         elif snap.get("backend", "sim") != "sim":
             self.note = no_timeline_note(snap, "captured models")
         else:
@@ -99,6 +168,9 @@ class CaptureGraphModel:
     def task(self, seq: int | None) -> dict | None:
         return next((t for t in self.tasks() if t["seq"] == seq), None)
 
+    def label(self, stream: int) -> str:
+        return stream_label(stream, self.names)
+
     def shown(self) -> list[dict]:
         """The boxes drawn: every task, or a window of them around the selected one."""
         tasks, most = self.tasks(), PER_ROW * MAX_ROWS
@@ -112,18 +184,29 @@ class CaptureGraphModel:
         if self.info is None:
             return f"model 0x{self.handle:x}: {self.note}"
         m, tasks = self.info, self.tasks()
-        where = f"captured on stream {stream_label(m['stream'])} (device {m['device']})"
+        where = f"captured on stream {self.label(m['stream'])} (device {m['device']})"
         text = (f"model RI 0x{m['handle']:x} {where}: {count(len(tasks), 'task')}, "
                 f"{format_bytes(sum(t['nbytes'] for t in tasks))}, "
                 f"{count(m['executions'], 'replay')}")
         return text + (f" - {self.note}" if self.note else "")
+
+    def flow_text(self, seq: int) -> list[str]:
+        """What the task ``seq`` reads from others and hands to others."""
+        out = []
+        for w, r, loop in self.flow:
+            when = " at the next replay" if loop else ""
+            if r == seq:
+                out.append(f"reads what #{w} wrote{when}")
+            if w == seq:
+                out.append(f"#{r} reads what it wrote{when}")
+        return out
 
     def replay_text(self, most: int = 8) -> str:
         """The replays' modeled start and end: asynchronous ones per stream, then the
         synchronous ones (host time)."""
         if not self.replays and not self.sync_replays:
             return "not replayed yet"
-        parts = [f"#{k} on {stream_label(s)} {a:.1f}-{b:.1f} µs"
+        parts = [f"#{k} on {self.label(s)} {a:.1f}-{b:.1f} µs"
                  for k, (s, a, b) in enumerate(self.replays[:most], start=1)]
         if len(self.replays) > most:
             parts.append(f"... {len(self.replays) - most} more")
@@ -131,110 +214,143 @@ class CaptureGraphModel:
             parts.append(f"{len(self.sync_replays)} synchronous (aclmdlRIExecute)")
         return "replays: " + ", ".join(parts)
 
-    def describe(self) -> str:
+    def details_html(self) -> str:
+        """The selected task's recorded fields and data flow, as a small table."""
         t = self.task(self.selected)
         if t is None:
-            return self.note or "no task recorded"
-        return "; ".join(f"{k} = {v}" for k, v in task_details(t))
+            return f"<i>{escape(self.note or 'no task recorded')}</i>"
+        rows = task_details(t) + [("data flow", line) for line in self.flow_text(t["seq"])]
+        body = "".join(f"<tr><th style='text-align: left; padding-right: 12px'>{escape(k)}</th>"
+                       f"<td><code>{escape(v)}</code></td></tr>" for k, v in rows)
+        return f"<table>{body}</table>"
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
         m = self.info
         return (self.selected, self.note, m and (m["executions"], len(m["tasks"])),
-                tuple(self.replays), tuple(self.sync_replays))
+                tuple(self.replays), tuple(self.sync_replays), tuple(self.names.items()))
 
-    def picture(self) -> bytes:
+    def svg(self) -> str:
         return draw_capture_graph(self)
 
 
-def _draw_chain(ax, model: CaptureGraphModel) -> None:
-    """The shown tasks as boxes, PER_ROW to a row, joined by arrows in replay order."""
-    from matplotlib.patches import FancyBboxPatch
+def _box_xy(i: int, top: float) -> tuple[float, float]:
+    return 12 + (i % PER_ROW) * (BOX_W + GAP), top + ARC_H + (i // PER_ROW) * (BOX_H + 2 * ARC_H)
 
-    shown, total = model.shown(), len(model.tasks())
-    rows = max(1, -(-len(shown) // PER_ROW))
-    ax.set_xlim(0, PER_ROW)
-    ax.set_ylim(0, rows)
-    ax.axis("off")
+
+def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float) -> float:
+    """The shown tasks as boxes in replay order, with the data-flow arcs; returns the
+    height used."""
+    shown = model.shown()
+    at = {t["seq"]: i for i, t in enumerate(shown)}
     for i, t in enumerate(shown):
-        x, y = i % PER_ROW, rows - 1 - i // PER_ROW
+        x, y = _box_xy(i, top)
         picked = t["seq"] == model.selected
-        ax.add_patch(FancyBboxPatch((x + 0.04, y + 0.06), 0.8, 0.88, boxstyle="round,pad=0.01",
-                                    facecolor=color(t["kind"]) + "33", linewidth=2.2 if picked
-                                    else 1.0, edgecolor="black" if picked else color(t["kind"])))
+        hover = "\n".join(f"{k}: {v}" for k, v in task_details(t))
+        svg.rect(x, y, BOX_W, BOX_H, color(t["kind"]), opacity="0.18", rx=5,
+                 stroke="#000000" if picked else color(t["kind"]),
+                 stroke_width=2.2 if picked else 1.0, title=hover)
         lines = task_lines(t)
         for k, line in enumerate(lines):
-            ax.text(x + 0.44, y + 0.5 + (len(lines) / 2 - k - 0.5) * 0.16, line, ha="center",
-                    va="center", fontsize=7.5 if k == 0 else 6.5,
-                    weight="bold" if k == 0 else "normal")
+            svg.text(x + BOX_W / 2, y + 16 + k * 15, line, size=11 if k == 0 else 9.5,
+                     anchor="middle", weight="bold" if k == 0 else None, title=hover)
         if i + 1 < len(shown) and (i + 1) % PER_ROW:
-            ax.annotate("", xy=(x + 1.04, y + 0.5), xytext=(x + 0.84, y + 0.5),
-                        arrowprops={"arrowstyle": "->", "color": "#333333"})
+            svg.arrow(x + BOX_W + 2, y + BOX_H / 2, x + BOX_W + GAP - 2, y + BOX_H / 2,
+                      stroke="#333333", width=1.0)
+    for w, r, loop in model.flow:
+        if w not in at or r not in at:
+            continue
+        (x1, y1), (x2, y2) = _box_xy(at[w], top), _box_xy(at[r], top)
+        a, b = x1 + BOX_W * (0.62 if loop else 0.38), x2 + BOX_W * (0.38 if loop else 0.62)
+        what = f"#{r} reads what #{w} wrote" + (" at the next replay" if loop else "")
+        if loop:   # below the boxes, dashed
+            ya, yb = y1 + BOX_H, y2 + BOX_H
+            bend = max(ya, yb) + ARC_H - 4
+            svg.path(f"M{a:.1f},{ya:.1f} C{a:.1f},{bend:.1f} {b:.1f},{bend:.1f} {b:.1f},{yb + 8:.1f}",
+                     stroke=LOOP, width=1.4, dash="5 3", title=what)
+            svg.head(b, yb, 0, -1, LOOP)
+        else:      # above the boxes
+            bend = min(y1, y2) - ARC_H + 4
+            svg.path(f"M{a:.1f},{y1:.1f} C{a:.1f},{bend:.1f} {b:.1f},{bend:.1f} {b:.1f},{y2 - 8:.1f}",
+                     stroke=FLOW, width=1.4, title=what)
+            svg.head(b, y2, 0, 1, FLOW)
+    rows = max(1, -(-len(shown) // PER_ROW))
+    height = rows * (BOX_H + 2 * ARC_H)
+    total = len(model.tasks())
     if len(shown) < total:
-        ax.text(PER_ROW - 0.02, -0.02, f"tasks {shown[0]['seq']}-{shown[-1]['seq']} of {total}",
-                ha="right", va="top", fontsize=7, style="italic")
+        svg.text(12 + PER_ROW * (BOX_W + GAP) - GAP, top + height + 4,
+                 f"tasks {shown[0]['seq']}-{shown[-1]['seq']} of {total}", size=10,
+                 anchor="end", italic=True)
+        height += 12
+    return height
 
 
 def _replay_lanes(model: CaptureGraphModel):
     streams = sorted({s for s, _, _ in model.replays})
-    lanes = [(f"{stream_label(s)}\n{count(sum(r[0] == s for r in model.replays), 'replay')}",
-              [(a, b, "model") for r, a, b in model.replays if r == s]) for s in streams]
+    lanes = [(f"{model.label(s)}\n{count(sum(r[0] == s for r in model.replays), 'replay')}",
+              [(a, b, "model", f"replay #{k} on {model.label(r)}: {us(a)} to {us(b)}")
+               for k, (r, a, b) in enumerate(model.replays, 1) if r == s]) for s in streams]
     if model.sync_replays:
-        lanes.append((SYNC_LANE, [(a, b, "model") for a, b in model.sync_replays]))
+        lanes.append(("host\naclmdlRIExecute",
+                      [(a, b, "model", f"aclmdlRIExecute: {us(a)} to {us(b)}")
+                       for a, b in model.sync_replays]))
     return lanes
 
 
-def draw_capture_graph(model: CaptureGraphModel) -> bytes:
-    """PNG: the chain of recorded tasks, then the replays on modeled time."""
+def draw_capture_graph(model: CaptureGraphModel) -> str:
+    """SVG: the chain of recorded tasks with their data flow, then the replays on modeled
+    time."""
     if not model.tasks():
-        return message_picture("Capture graph", model.heading())
-    rows = max(1, -(-len(model.shown()) // PER_ROW))
+        return message("Capture graph", model.heading())
+    title = model.heading()
     lanes = _replay_lanes(model)
-    strip = LANE_IN * len(lanes) + AXIS_IN if lanes else 0.3
-    height = TOP_IN + ROW_IN * rows + 0.15 + strip
+    left = lanes_width(lanes) + 20 if lanes else 0
+    chain_w = 24 + PER_ROW * (BOX_W + GAP) - GAP
+    width = max(chain_w, left + PLOT_W + 24, text_width(title, 12) + 16)
+    svg = Svg(width, 0)
+    svg.text(8, 18, title, size=12, weight="bold")
+    key = [(FLOW, "data: a task reads what an earlier one wrote"),
+           (LOOP, "dashed: read at the next replay"), ("#333333", "replay order")]
+    y = 24 + svg.legend(8, 26, key, width=width - 16)
+    y += _draw_chain(svg, model, y)
+    if not lanes:
+        svg.text(8, y + 16, "not replayed yet: acl.mdl.ri_execute_async(model, stream) runs "
+                 "every task above with one launch", size=10.5, fill=MUTED)
+        svg.height = y + 26
+        return str(svg)
+    spans = [s for _, lane in lanes for s in lane]
+    t0, t1 = min(s[0] for s in spans), max(s[1] for s in spans)
+    lane = {s: i for i, s in enumerate(sorted({r[0] for r in model.replays}))}
+    labels = [(lane[s], a, b, f"#{k}") for k, (s, a, b) in enumerate(model.replays, 1)] \
+        if len(spans) <= 40 else []
+    svg.text(8, y + 14, "replays on modeled time", size=11, weight="bold")
+    kinds = draw_lanes(svg, y + 22, left, lanes, t0, max(t1, t0 + 1e-3), labels=labels)
+    bottom = y + 22 + LANE_H * len(lanes) + 38
+    svg.height = bottom + svg.legend(8, bottom, task_legend(kinds), width=width - 16) + 4
+    return str(svg)
 
-    def draw(fig):
-        fig.text(0.01, 1 - 0.22 / height, model.heading(), fontsize=9, weight="bold")
-        chain = fig.add_axes((0.01, (strip + 0.15) / height, 0.98, ROW_IN * rows / height))
-        _draw_chain(chain, model)
-        if not lanes:
-            fig.text(0.01, 0.1 / height, "not replayed yet: acl.mdl.ri_execute_async(model, "
-                     "stream) runs every task above with one launch", fontsize=8)
-            return
-        spans = [s for _, lane in lanes for s in lane]
-        t0, t1 = min(s[0] for s in spans), max(s[1] for s in spans)
-        ax = fig.add_axes((1.6 / WIDTH_IN, AXIS_IN / height, 1 - 1.8 / WIDTH_IN,
-                           LANE_IN * len(lanes) / height))
-        lane = {s: i for i, s in enumerate(sorted({r[0] for r in model.replays}))}
-        wide = 0.03 * max(t1 - t0, 1e-3)       # async replays numbered in issue order
-        labels = [(lane[s], a, b, f"#{k}") for k, (s, a, b) in enumerate(model.replays, 1)
-                  if b - a >= wide] if len(spans) <= 40 else []
-        draw_lanes(ax, lanes, t0, max(t1, t0 + 1e-3), labels=labels)
 
-    return render(WIDTH_IN, height, draw)
-
-
-class CaptureGraph(StaticPicture, RefreshOnNewCalls, widgets.VBox):
+class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
     """The recorded tasks of model RI ``model`` (the handle ``acl.mdl.ri_capture_end``
-    returned) and its replays; pick a task to see all it recorded. Refreshes after each
-    cell inside IPython, and on its button."""
+    returned), the data flowing between them, and its replays, as they were when the cell
+    ran; pick a task to see all it recorded. Looks again on its button and ``refresh()``,
+    and after every cell when ``live=True``."""
 
-    def __init__(self, model: int):
+    def __init__(self, model: int, live: bool = False):
         self.model = CaptureGraphModel(model)
         self._seen = self._shown = None
         self._syncing = False
-        self.title = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.picture = widgets.HTML()
         self.task = widgets.Dropdown(options=[], description="task", layout={"width": "360px"})
         self.refresh_button = widgets.Button(description="refresh")
         self.replays = widgets.HTML()
         self.details = widgets.HTML()
-        super().__init__(children=[self.title, self.image, self.replays,
+        super().__init__(children=[self.picture, self.replays,
                                    widgets.HBox([self.task, self.refresh_button]), self.details])
         self.task.observe(self._on_pick, "value")
         self.refresh_button.on_click(lambda _: self.refresh(force=True))
         self.refresh()
-        self._watch_cells()
+        self._follow_cells(live)
 
     def _on_pick(self, change) -> None:
         if not self._syncing and change["new"] is not None:
@@ -256,10 +372,9 @@ class CaptureGraph(StaticPicture, RefreshOnNewCalls, widgets.VBox):
             self.task.value = m.selected
         finally:
             self._syncing = False
-        self.title.value = f"<b>{escape(m.heading())}</b>"
         self.replays.value = escape(m.replay_text())
-        self.details.value = f"<code>{escape(m.describe())}</code>"
-        self.image.value = m.picture()
+        self.details.value = m.details_html()
+        self.picture.value = m.svg()
 
     def show_error(self, text: str) -> None:
         self.details.value = f"<code>{escape(text)}</code>"
@@ -270,9 +385,9 @@ class CaptureGraph(StaticPicture, RefreshOnNewCalls, widgets.VBox):
             return f"CaptureGraph: {m.note}"
         names = [t.get("op", t["kind"]) for t in m.tasks()]
         chain = " → ".join(names[:4]) + (" → …" if len(names) > 4 else "")
-        gone = ", destroyed" if m.note.startswith("destroyed") else ""
-        return (f"CaptureGraph: model 0x{m.handle:x}, {count(len(names), 'task')} ({chain}), "
-                f"{count(m.info['executions'], 'replay')}{gone}")
+        gone = f"{m.note}: " if GONE in m.note else ""
+        return (f"CaptureGraph: {gone}model 0x{m.handle:x}, {count(len(names), 'task')} "
+                f"({chain}), {count(m.info['executions'], 'replay')}")
 
-    def picture(self) -> bytes:
-        return self.model.picture()
+    def svg(self) -> str:
+        return self.model.svg()

@@ -3,7 +3,8 @@
 The gauge is a passive observer. It queries through the function behind the trace, so
 the learner's trace shows only the learner's calls, and it asks only while a device is
 open (per ``acl_lab.snapshot()``), so a failing query never replaces the message
-``acl.get_recent_err_msg()`` holds for the learner's own last error.
+``acl.get_recent_err_msg()`` holds for the learner's own last error. Once no device is
+open it keeps the readings last taken, and says so.
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import acl_lab
 
 from .. import constants as C
 from ..trace import untraced
-from ._base import RefreshAfterCells, StaticPicture
-from ._figure import COLORS, format_bytes, render
+from ._base import GONE, View
+from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
 
 KINDS = ("HBM", "DDR")
 
@@ -63,8 +64,9 @@ class GaugeModel:
     def refresh(self) -> None:
         snap = acl_lab.snapshot()
         if not _device_open(snap):
-            self.readings, self.note = {}, ("no device open: call acl.init() and "
-                                            "acl.rt.set_device(0) to see memory")
+            self.note = (f"no device open now: {GONE}" if self.readings else
+                         "no device open: call acl.init() and acl.rt.set_device(0) to see "
+                         "memory")
             return
         self.attrs = self._fixed or attrs_for(_present_kinds(snap))
         readings, notes = {}, []
@@ -80,8 +82,16 @@ class GaugeModel:
         """(attribute, used, total) per reading, in the gauge's order."""
         return [(name, total - free, total) for name, (free, total) in self.readings.items()]
 
-    def picture(self) -> bytes:
+    def svg(self) -> str:
         return draw_gauge(self.rows(), self.note)
+
+    def summary(self) -> str:
+        parts = [f"{_label(n)} {format_bytes(u)}/{format_bytes(t)}" for n, u, t in
+                 self.rows() if n.endswith("_MEM")]
+        if not parts:
+            return "MemoryGauge: " + self.note
+        return "MemoryGauge: " + ", ".join(parts) + " used" + (f" ({GONE})" if self.note
+                                                                 and GONE in self.note else "")
 
 
 def _label(name: str) -> str:
@@ -90,86 +100,65 @@ def _label(name: str) -> str:
     return " ".join(words if len(words) > 1 else words + ["all"])
 
 
-def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> bytes:
-    """PNG: one horizontal bar per attribute, the used share filled."""
-    height = 0.32 * max(len(rows), 1) + 0.8
-
-    def draw(fig):
-        if not rows:
-            fig.text(0.5, 0.5, note or "no readings", ha="center", va="center", fontsize=9)
-            return
-        ax = fig.add_axes((0.14, 0.35 / height, 0.52, 1 - 0.75 / height))
-        fig.text(0.01, 1 - 0.22 / height, "acl.rt.get_mem_info: used and total per attribute",
-                 fontsize=9, weight="bold")
-        for y, (_, used, total) in enumerate(reversed(rows)):
-            share = used / total if total else 0.0
-            ax.barh(y, 1, color=COLORS["free"], height=0.7)
-            ax.barh(y, share, color=COLORS["used"], height=0.7)
-            ax.text(1.02, y, f"{format_bytes(used)} used of {format_bytes(total)} "
-                             f"({share:.1%})", va="center", fontsize=8)
-        ax.set_yticks(range(len(rows)), [_label(n) for n, _, _ in reversed(rows)], fontsize=8)
-        ax.set_xlim(0, 1)
-        ax.set_xticks([0, 0.5, 1], ["0", "50%", "100%"], fontsize=7)
-        for side in ("top", "right"):
-            ax.spines[side].set_visible(False)
-
-    return render(7.5, height, draw)
+TITLE = "acl.rt.get_mem_info: used and total per attribute"
+LEFT, BAR_W, ROW = 90, 360, 24
 
 
-class MemoryGauge(StaticPicture, RefreshAfterCells, widgets.VBox):
-    """get_mem_info per attribute as progress bars; refreshes after every cell inside
-    IPython (and on ``refresh()`` or its button)."""
+def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
+    """SVG: one horizontal bar per attribute, the used share filled."""
+    if not rows:
+        return message(TITLE, note or "no readings", width=600)
+    texts = [f"{format_bytes(used)} used of {format_bytes(total)} "
+             f"({used / total if total else 0.0:.1%})" for _, used, total in rows]
+    width = max(LEFT + BAR_W + 16 + max(text_width(t, 10.5) for t in texts),
+                text_width(TITLE, 12) + 16, text_width(note, 10.5) + 16)
+    svg = Svg(width, 30 + ROW * len(rows) + (22 if note else 6))
+    svg.text(8, 18, TITLE, size=12, weight="bold")
+    for i, ((name, used, total), text) in enumerate(zip(rows, texts)):
+        y = 28 + i * ROW
+        share = used / total if total else 0.0
+        svg.text(LEFT - 8, y + 14, _label(name), size=10.5, anchor="end")
+        svg.rect(LEFT, y + 2, BAR_W, ROW - 6, COLORS["free"], title=f"{name}: {text}")
+        if used:
+            svg.rect(LEFT, y + 2, max(BAR_W * share, 1.0), ROW - 6, COLORS["used"],
+                     title=f"{name}: {text}")
+        svg.text(LEFT + BAR_W + 8, y + 14, text, size=10.5)
+    if note:
+        svg.text(8, 30 + ROW * len(rows) + 10, note, size=10.5, fill=MUTED, italic=True)
+    return str(svg)
 
-    def __init__(self, acl, attrs: list[str] | None = None):
+
+class MemoryGauge(View, widgets.VBox):
+    """get_mem_info per attribute as bars, as it was when the cell ran; looks again on its
+    button and ``refresh()``, and after every cell when ``live=True``."""
+
+    def __init__(self, acl, attrs: list[str] | None = None, live: bool = False):
         self.model = GaugeModel(acl, attrs)
         self._shown = None
-        self.bars: dict[str, widgets.FloatProgress] = {}
-        self.texts: dict[str, widgets.Label] = {}
-        self.rows = widgets.VBox()
+        self.picture = widgets.HTML()
         self.refresh_button = widgets.Button(description="refresh")
-        self.note = widgets.HTML()
-        super().__init__(children=[widgets.HTML("<b>get_mem_info</b>"), self.rows,
-                                   widgets.HBox([self.refresh_button, self.note])])
+        self.status = widgets.HTML()
+        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
+                                                                self.status])])
         self.refresh_button.on_click(lambda _: self.refresh())
         self.refresh()
-        self._watch_cells()
-
-    def _build_rows(self) -> None:
-        """One label + bar + text per attribute (rebuilt when the attributes change)."""
-        names = self.model.attrs
-        self.bars = {n: widgets.FloatProgress(min=0.0, max=1.0, layout={"width": "300px"})
-                     for n in names}
-        self.texts = {n: widgets.Label() for n in names}
-        self.rows.children = [widgets.HBox([widgets.Label(_label(n), layout={"width": "90px"}),
-                                            self.bars[n], self.texts[n]]) for n in names]
+        self._follow_cells(live)
 
     def refresh(self) -> None:
-        """Query get_mem_info again and update the bars (nothing is sent if unchanged)."""
+        """Query get_mem_info again and redraw (nothing is sent if unchanged)."""
         m = self.model
         m.refresh()
         state = (tuple(m.attrs), tuple(m.rows()), m.note)
         if state == self._shown:
             return
-        if self._shown is None or self._shown[0] != state[0]:
-            self._build_rows()
         self._shown = state
-        for name in m.attrs:
-            reading = m.readings.get(name)
-            if reading is None:
-                self.bars[name].value, self.texts[name].value = 0.0, "-"
-                continue
-            free, total = reading
-            self.bars[name].value = (total - free) / total if total else 0.0
-            self.texts[name].value = f"{format_bytes(total - free)} used of {format_bytes(total)}"
-        self.note.value = f"<i>{escape(m.note)}</i>" if m.note else ""
+        self.picture.value = m.svg()
 
     def show_error(self, text: str) -> None:
-        self.note.value = f"<i>{escape(text)}</i>"
+        self.status.value = f"<i>{escape(text)}</i>"
 
     def summary(self) -> str:
-        parts = [f"{_label(n)} {format_bytes(u)}/{format_bytes(t)}" for n, u, t in
-                 self.model.rows() if n.endswith("_MEM")]
-        return "MemoryGauge: " + (", ".join(parts) + " used" if parts else self.model.note)
+        return self.model.summary()
 
-    def picture(self) -> bytes:
-        return self.model.picture()
+    def svg(self) -> str:
+        return self.model.svg()

@@ -1,33 +1,32 @@
-"""PoolView: a MemoryPool drawn as a strip of bytes, with controls to allocate and free.
+"""PoolView: a MemoryPool drawn as rows of bytes, with controls to allocate and free.
 
-The strip shows, for every segment, its payload, the ALIGN_UP rounding and the +32 bytes
-(together the guard bytes), and between segments free space and alignment gaps. It is a
-raster: the pool is cut into at most 8 rows of 800 cells, one pixel each, so drawing costs
-the same for 10 or 10,000 segments; anything smaller than a cell is still drawn one cell
-wide.
+The picture shows, for every segment, its name, its payload, the ALIGN_UP rounding and the
++32 bytes (together the guard bytes), and between segments free space and alignment gaps.
+The pool is cut into at most 8 rows of 800 pixels; a block smaller than a pixel is still
+drawn one pixel wide, and the picture says so. Hover a block for its exact bytes.
 """
 from __future__ import annotations
 
 from html import escape
 
 import ipywidgets as widgets
-import numpy as np
 
 from ..align import MALLOC_PADDING
 from ..errors import AclLabError
-from ..pool import RULES, MemoryPool, Segment
-from ._base import RefreshAfterCells, StaticPicture
-from ._figure import COLORS, DPI, legend_handles, render
+from ..pool import RULES, Block, MemoryPool, PoolStats, Segment
+from ._base import GONE, View
+from ._svg import COLORS, LABELS, MUTED, Svg, message, text_width
 
-COLS, MAX_ROWS = 800, 8       # cells per row = pixels across the strip
-WIDTH_PX, LEFT_PX, ROW_PX = 900, 80, 30
-TOP_PX, BOTTOM_PX = 56, 28    # room for the two title lines and the legend
-_KINDS = ("free", "gap", "payload", "rounding", "extra", "outside")   # raster code = index
+COLS, MAX_ROWS = 800, 8          # pixels across a row; rows at most
+LEFT, TOP, ROW_H = 70, 44, 22    # row offsets column; two title lines; bar height
+LABEL_H, MAX_LABELS = 13, 60     # one line of segment names under a row; more: hover only
+LEGEND_KINDS = ("payload", "rounding", "extra", "gap", "free")
 
 
 class PoolViewModel:
-    """What the view shows and does, as plain data: the pool, the length and rule of the
-    next allocation, the selected segment and the last action's message."""
+    """What the view shows and does, as plain data: the pool as of the last look (blocks,
+    stats), the length and rule of the next allocation, the selected segment and the last
+    action's message."""
 
     def __init__(self, pool: MemoryPool):
         self.pool = pool
@@ -35,10 +34,26 @@ class PoolViewModel:
         self.rule = pool.rule
         self.selected: int | None = None
         self.message = ""
+        self.blocks: list[Block] = []
+        self.stats: PoolStats | None = None
+        self.closed = False
+        self.look()
+
+    def look(self) -> None:
+        """Take the pool's state now; a closed pool keeps the last picture taken."""
+        self.closed = self.pool.closed
+        if not self.closed:
+            self.blocks, self.stats = self.pool.blocks(), self.pool.stats()
+        if self.selected not in {s.start for s in self.segments()}:
+            self.selected = None
 
     def segments(self) -> list[Segment]:
-        return [] if self.pool.closed else \
-            [b.segment for b in self.pool.blocks() if b.kind == "segment"]
+        return [b.segment for b in self.blocks if b.kind == "segment"]
+
+    def note(self) -> str:
+        if not self.closed:
+            return ""
+        return f"the pool is closed: {GONE}" if self.stats else "the pool is closed"
 
     def _attempt(self, action) -> bool:
         """Run ``action``; a refusal becomes the message instead of an exception."""
@@ -53,6 +68,7 @@ class PoolViewModel:
         def alloc():
             self.selected = self.pool.alloc(self.length, rule=self.rule)
         if self._attempt(alloc):
+            self.look()
             self.message = f"alloc({self.length}) -> {self.describe(self.selected)}"
 
     def free_selected(self) -> None:
@@ -78,117 +94,156 @@ class PoolViewModel:
                 f"{seg.length} + rounding {seg.rounding} + {MALLOC_PADDING}")
 
     def readout(self) -> str:
-        if self.pool.closed:
-            return "the pool is closed"
-        s = self.pool.stats()
-        return (f"{s.segments} segments · used {s.used} B (asked {s.requested}, padding "
+        s = self.stats
+        if s is None:
+            return self.note()
+        text = (f"{s.segments} segments · used {s.used} B (asked {s.requested}, padding "
                 f"{s.padding}) · free {s.free} B in {s.free_blocks} blocks, largest "
                 f"{s.largest_free} B · fragmentation {s.fragmentation:.0%}")
+        return f"{text} ({self.note()})" if self.closed else text
+
+    def summary(self) -> str:
+        p, s = self.pool, self.stats
+        if s is None:
+            return f"PoolView: <MemoryPool {p.capacity} B, closed>"
+        if self.closed:
+            return (f"PoolView of a closed {p.capacity} B pool ({GONE}): {s.segments} segments, "
+                    f"{s.used} B used, {s.free} B free")
+        return (f"PoolView of <MemoryPool {p.capacity} B {p.rule}/{p.allocator}: {s.segments} "
+                f"segments, {s.used} B used, {s.free} B free>")
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
-        if self.pool.closed:
-            return ("closed",)
-        return (self.selected, tuple((b.start, b.size, b.kind) for b in self.pool.blocks()))
+        return (self.closed, self.selected, tuple((b.start, b.size, b.kind) for b in self.blocks))
 
-    def picture(self) -> bytes:
-        return draw_pool(self.pool, self.selected)
+    def svg(self) -> str:
+        return draw_pool(self)
 
 
-def _raster(pool: MemoryPool) -> tuple[np.ndarray, int]:
-    """(rows x COLS cell codes, bytes per cell): the pool's bytes in order, each cell a
-    whole number of bytes; cells past the end of the pool are "outside"."""
+def _pieces(model: PoolViewModel) -> list[tuple[int, int, str, str]]:
+    """(offset, size, kind, hover text) of every stretch of the pool, in address order."""
+    base, out = model.pool.base, []
+    for b in model.blocks:
+        off = b.start - base
+        if b.kind != "segment":
+            out.append((off, b.size, b.kind, f"{LABELS[b.kind]}: {b.size} B at +0x{off:x}"))
+            continue
+        s = b.segment
+        head = f"segment {s.name} at +0x{off:x}: m = {s.size} B"
+        out.append((off, s.length, "payload", f"{head}, payload {s.length} B"))
+        if s.rounding:
+            out.append((off + s.length, s.rounding, "rounding",
+                        f"{head}, ALIGN_UP rounding {s.rounding} B (guard bytes)"))
+        out.append((off + s.length + s.rounding, MALLOC_PADDING, "extra",
+                    f"{head}, +{MALLOC_PADDING} B (guard bytes)"))
+    return out
+
+
+def _row_spans(off: int, size: int, per_px: int, row_bytes: int):
+    """(row, x, width) of the bytes [off, off + size) cut into rows; at least 1 px wide."""
+    end = off + size
+    while off < end:
+        row, start = divmod(off, row_bytes)
+        stop = min(end, (row + 1) * row_bytes) - row * row_bytes
+        yield row, start / per_px, max((stop - start) / per_px, 1.0)
+        off = (row + 1) * row_bytes
+
+
+def _label_lines(placed: list[tuple[float, float]]) -> list[int]:
+    """For labels (x, width) in x order: the line under the row each goes on, so that no two
+    labels on one line overlap."""
+    ends: list[float] = []
+    lines = []
+    for x, w in placed:
+        line = next((i for i, end in enumerate(ends) if x >= end + 6), len(ends))
+        if line == len(ends):
+            ends.append(0.0)
+        ends[line] = x + w
+        lines.append(line)
+    return lines
+
+
+def draw_pool(model: PoolViewModel) -> str:
+    """SVG of the pool as rows of bytes, each segment named, the selected one framed."""
+    pool = model.pool
+    if model.stats is None:
+        return message(f"MemoryPool {pool.capacity} B", model.note())
     cap = pool.capacity
-    per_cell = -(-cap // (COLS * MAX_ROWS))
-    rows = -(-cap // (COLS * per_cell))
-    codes = np.full(rows * COLS, _KINDS.index("outside"), dtype=np.uint8)
-    codes[:-(-cap // per_cell)] = _KINDS.index("free")
+    per_px = -(-cap // (COLS * MAX_ROWS))
+    row_bytes = COLS * per_px
+    rows = -(-cap // row_bytes)
+    segments = model.segments()
 
-    def paint(offset: int, size: int, kind: str) -> None:
-        lo = offset // per_cell
-        codes[lo:max(lo + 1, -(-(offset + size) // per_cell))] = _KINDS.index(kind)
+    # names: inside the payload when they fit, else on lines under their row
+    inside, under = [], {r: [] for r in range(rows)}
+    for s in segments if len(segments) <= MAX_LABELS else ():
+        off = s.start - pool.base
+        row, x = divmod(off, row_bytes)
+        x /= per_px
+        w = text_width(s.name, 10)
+        if s.length / per_px >= w + 6 and (off % row_bytes) + s.length <= row_bytes:
+            inside.append((row, x, s))
+        else:
+            under[row].append((x, w, s))
+    lines = {r: _label_lines([(x, w) for x, w, _ in under[r]]) for r in range(rows)}
+    row_y, y = [], TOP
+    for r in range(rows):
+        row_y.append(y)
+        y += ROW_H + 4 + LABEL_H * (max(lines[r]) + 1 if lines[r] else 0)
 
-    for b in pool.blocks():
-        off = b.start - pool.base
-        if b.kind == "gap":
-            paint(off, b.size, "gap")
-        elif b.kind == "segment":
-            s = b.segment
-            paint(off, s.length, "payload")
-            if s.rounding:
-                paint(off + s.length, s.rounding, "rounding")
-            paint(off + s.length + s.rounding, MALLOC_PADDING, "extra")
-    return codes.reshape(rows, COLS), per_cell
-
-
-def _pixels(codes: np.ndarray, outline: tuple[int, int] | None) -> np.ndarray:
-    """RGB pixels of the strip: ROW_PX pixels per row (the last two white, as a separator),
-    and a black frame around the cells [first, last) of ``outline``."""
-    from matplotlib.colors import to_rgb
-
-    palette = (np.array([to_rgb(COLORS[k]) for k in _KINDS]) * 255).astype(np.uint8)
-    img = np.repeat(palette[codes], ROW_PX, axis=0)
-    for sep in (ROW_PX - 2, ROW_PX - 1):
-        img[sep::ROW_PX] = 255
-    if outline is not None:
-        first, last = outline
-        for r in range(first // COLS, (last - 1) // COLS + 1):
-            c0, c1 = max(first - r * COLS, 0), min(last - r * COLS, COLS)
-            top, bottom = r * ROW_PX, (r + 1) * ROW_PX - 2
-            img[top:top + 2, c0:c1] = img[bottom - 2:bottom, c0:c1] = 0
-            if r == first // COLS:
-                img[top:bottom, c0:c0 + 2] = 0
-            if r == (last - 1) // COLS:
-                img[top:bottom, max(c1 - 2, 0):c1] = 0
-    return img
-
-
-def draw_pool(pool: MemoryPool, selected: int | None = None) -> bytes:
-    """PNG of the pool as rows of bytes, the ``selected`` segment framed in black."""
-    if pool.closed:
-        return render(WIDTH_PX / DPI, 0.6, lambda fig: fig.text(0.01, 0.4, repr(pool)))
-    codes, per_cell = _raster(pool)
-    seg = next((b for b in pool.blocks() if b.start == selected), None)
-    outline = None if seg is None else ((seg.start - pool.base) // per_cell,
-                                        -(-(seg.start - pool.base + seg.size) // per_cell))
-    img = _pixels(codes, outline)
-    rows = codes.shape[0]
-    height_px = ROW_PX * rows + TOP_PX + BOTTOM_PX
-    s = pool.stats()
-
-    def draw(fig):
-        fig.figimage(img, LEFT_PX, BOTTOM_PX)
-        for r in range(rows):       # each row's first byte offset, left of the row
-            y = BOTTOM_PX + (rows - r - 0.5) * ROW_PX - 1
-            fig.text((LEFT_PX - 6) / WIDTH_PX, y / height_px, f"+{r * COLS * per_cell}",
-                     ha="right", va="center", fontsize=7)
-        fig.text(0.01, 1 - 20 / height_px,
-                 f"MemoryPool {pool.capacity} B at 0x{pool.base:x} - {pool.rule} rule "
-                 f"({pool.align}-byte starts), {pool.allocator}", fontsize=9, weight="bold")
-        fig.text(0.01, 1 - 40 / height_px,
-                 f"{s.segments} segments, {s.used} B used ({s.padding} B padding), "
-                 f"{s.free} B free, largest {s.largest_free} B, fragmentation "
-                 f"{s.fragmentation:.0%}   [1 pixel = {per_cell} B, {COLS * per_cell} B "
-                 f"per row]", fontsize=8)
-        fig.legend(handles=legend_handles(_KINDS[-2::-1]), loc="lower center", ncol=5,
-                   fontsize=7, frameon=False, borderaxespad=0.1)
-
-    return render(WIDTH_PX / DPI, height_px / DPI, draw)
+    s = model.stats
+    scale = f"1 px = {per_px} B, {row_bytes} B per row"
+    widened = any(size < per_px for _, size, _, _ in _pieces(model)) if per_px > 1 else False
+    if widened:
+        scale += "; stretches under 1 px drawn 1 px wide"
+    title = (f"MemoryPool {cap} B at 0x{pool.base:x} · {pool.rule} rule ({pool.align}-byte "
+             f"starts) · {pool.allocator}" + (f" · {model.note()}" if model.closed else ""))
+    stats = (f"{s.segments} segments, {s.used} B used ({s.padding} B padding), {s.free} B free, "
+             f"largest {s.largest_free} B, fragmentation {s.fragmentation:.0%} [{scale}]")
+    width = max(LEFT + COLS + 20, text_width(title, 12) + 16, text_width(stats, 10.5) + 16)
+    svg = Svg(width, y + 26)
+    svg.text(8, 17, title, size=12, weight="bold")
+    svg.text(8, 35, stats, size=10.5, fill=MUTED)
+    for r in range(rows):
+        svg.text(LEFT - 6, row_y[r] + 15, f"+{r * row_bytes}", size=9, anchor="end",
+                 fill=MUTED)
+        used = min(row_bytes, cap - r * row_bytes) / per_px
+        svg.rect(LEFT, row_y[r], used, ROW_H, COLORS["free"])
+    for off, size, kind, hover in _pieces(model):
+        if kind == "free":
+            continue
+        for row, x, w in _row_spans(off, size, per_px, row_bytes):
+            svg.rect(LEFT + x, row_y[row], w, ROW_H, COLORS[kind], title=hover)
+    for row, x, seg in inside:
+        svg.text(LEFT + x + 3, row_y[row] + 15, seg.name, size=10, fill="#ffffff",
+                 title=seg.label)
+    for r in range(rows):
+        for (x, w, seg), line in zip(under[r], lines[r]):
+            ty = row_y[r] + ROW_H + 3 + LABEL_H * (line + 1) - 2
+            svg.line(LEFT + x + 0.5, row_y[r] + ROW_H, LEFT + x + 0.5, ty - 8, stroke=MUTED,
+                     width=0.8)
+            svg.text(LEFT + x, ty, seg.name, size=10, title=seg.label)
+    chosen = next((seg for seg in segments if seg.start == model.selected), None)
+    if chosen is not None:
+        for row, x, w in _row_spans(chosen.start - pool.base, chosen.size, per_px, row_bytes):
+            svg.rect(LEFT + x + 1, row_y[row] + 1, max(w - 2, 1), ROW_H - 2, "none",
+                     stroke="#000000", stroke_width=2)
+    svg.legend(8, y + 6, [(COLORS[k], LABELS[k]) for k in LEGEND_KINDS], width=width - 16)
+    return str(svg)
 
 
-class PoolView(StaticPicture, RefreshAfterCells, widgets.VBox):
+class PoolView(View, widgets.VBox):
     """A MemoryPool as a picture, with controls: allocate (length, rule), select a segment
-    to inspect or free, check guards. Refreshes after each cell inside IPython, so
-    ``pool.alloc`` calls made in code show up too; ``refresh()`` does it by hand."""
+    to inspect or free, check guards. Shows the pool as it was when the cell ran; its own
+    controls and ``refresh()`` look again, and so does every cell when ``live=True``."""
 
-    def __init__(self, pool: MemoryPool):
+    def __init__(self, pool: MemoryPool, live: bool = False):
         self.model = PoolViewModel(pool)
         self._shown = None
         self._syncing = False
-        self.title = widgets.HTML()
-        self.image = widgets.Image(format="png")
-        self.length = widgets.BoundedIntText(value=self.model.length, min=1, max=pool.capacity,
-                                             description="length", layout={"width": "180px"})
+        self.picture = widgets.HTML()
+        self.length = widgets.IntText(value=self.model.length, description="length",
+                                      layout={"width": "180px"})
         self.rule = widgets.Dropdown(
             options=[(f"{r} ({a})", r) for r, a in RULES.items()],
             value=pool.rule, description="rule", layout={"width": "200px"})
@@ -197,11 +252,13 @@ class PoolView(StaticPicture, RefreshAfterCells, widgets.VBox):
                                         layout={"width": "300px"})
         self.free_button = widgets.Button(description="free")
         self.check_button = widgets.Button(description="check guards")
+        self.refresh_button = widgets.Button(description="refresh")
         self.status = widgets.HTML()
         super().__init__(children=[
-            self.title, self.image,
+            self.picture,
             widgets.HBox([self.length, self.rule, self.alloc_button]),
-            widgets.HBox([self.segment, self.free_button, self.check_button]),
+            widgets.HBox([self.segment, self.free_button, self.check_button,
+                          self.refresh_button]),
             self.status])
         self.length.observe(self._on_length, "value")
         self.rule.observe(self._on_rule, "value")
@@ -209,8 +266,9 @@ class PoolView(StaticPicture, RefreshAfterCells, widgets.VBox):
         self.alloc_button.on_click(lambda _: self._act(self.model.allocate))
         self.free_button.on_click(lambda _: self._act(self.model.free_selected))
         self.check_button.on_click(lambda _: self._act(self.model.check_guards))
-        self.refresh()
-        self._watch_cells()
+        self.refresh_button.on_click(lambda _: self.refresh())
+        self._redraw()
+        self._follow_cells(live)
 
     def _on_length(self, change) -> None:
         self.model.length = change["new"]
@@ -224,24 +282,25 @@ class PoolView(StaticPicture, RefreshAfterCells, widgets.VBox):
         self.model.selected = change["new"]
         if change["new"] is not None:
             self.model.message = self.model.describe(change["new"])
-        self.refresh()
+        self._redraw()
 
     def _act(self, action) -> None:
         action()
         self.refresh()
 
     def refresh(self) -> None:
-        """Redraw from the pool (skipped when nothing changed since the last draw)."""
+        """Look at the pool again and redraw (skipped when nothing changed)."""
+        self.model.look()
+        self._redraw()
+
+    def _redraw(self) -> None:
         m = self.model
-        self.title.value = f"<b>{escape(m.readout())}</b>"
         self.status.value = f"<code>{escape(m.message)}</code>" if m.message else ""
         state = m.state()
         if state == self._shown:
             return
         self._shown = state
         segments = m.segments()
-        if m.selected not in {s.start for s in segments}:
-            m.selected = None
         self._syncing = True
         try:
             self.segment.options = [(f"{s.name} +0x{s.start - m.pool.base:x} ({s.length} B)",
@@ -249,15 +308,16 @@ class PoolView(StaticPicture, RefreshAfterCells, widgets.VBox):
             self.segment.value = m.selected
         finally:
             self._syncing = False
-        for control in (self.alloc_button, self.free_button, self.check_button):
-            control.disabled = m.pool.closed
-        self.image.value = m.picture()
+        for control in (self.length, self.rule, self.alloc_button, self.segment,
+                        self.free_button, self.check_button):
+            control.disabled = m.closed
+        self.picture.value = m.svg()
 
     def show_error(self, text: str) -> None:
         self.status.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        return f"PoolView of {self.model.pool!r}"
+        return self.model.summary()
 
-    def picture(self) -> bytes:
-        return self.model.picture()
+    def svg(self) -> str:
+        return self.model.svg()

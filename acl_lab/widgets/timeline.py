@@ -5,7 +5,8 @@ event records and waits as marks with an arrow from a record to the wait it rele
 on top the host's own time from the trace: issuing tasks, or in any other call (waiting for
 a stream, copying synchronously, recording into a capture). A slider keeps the picture to
 the last N tasks; ``since_us`` drops what came before a moment of interest
-(``acl_lab.snapshot()["now_us"]`` taken before the work).
+(``acl_lab.snapshot()["now_us"]`` taken before the work). Lanes carry the names given with
+``acl_lab.name(stream, "copy")``; hover a box for its kind, bytes and modeled time.
 """
 from __future__ import annotations
 
@@ -15,16 +16,14 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ._base import StaticPicture
-from ._figure import render
-from ._tasks import (RefreshOnNewCalls, count, draw_lanes, message_picture, no_timeline_note,
-                     stream_label, task_legend, us)
+from ._base import GONE, generation
+from ._svg import message
+from ._tasks import (TASK_LABELS, RefreshOnNewCalls, count, duration, lanes_picture,
+                     no_timeline_note, stream_label, stream_names, us)
 
 DEFAULT_LAST = 1_000
-WIDTH_IN, LEFT_IN, LANE_IN = 9.0, 1.6, 0.42
-TOP_IN, AXIS_IN, LEGEND_IN = 0.35, 0.55, 0.2   # title; time axis; per row of the legend
-LEGEND_COLUMNS = 5
 LABELLED_BOXES = 200                    # model replays are named when the window is this small
+RESET = f"{GONE} (the process was reset since)"
 
 
 class TimelineModel:
@@ -39,9 +38,17 @@ class TimelineModel:
         self.since_us, self.last = since_us, last
         self.tasks: list[dict] = []
         self.host: list[tuple[float, float, str]] = []   # (start_us, end_us, kind), from the trace
+        self.names: dict[int, str] = {}
         self.note = ""
+        self.generation = None     # of the process at the last look
 
     def refresh(self) -> None:
+        """Look again; after a reset the tasks last seen stay, and the note says so."""
+        now = generation()
+        if self.generation not in (None, now) and self.tasks:
+            self.note = RESET
+            return
+        self.generation = now
         snap = acl_lab.snapshot()
         rows, since = snap.get("timeline") or [], self.since_us
         if since is not None:
@@ -50,6 +57,7 @@ class TimelineModel:
         self.host = [(c.start_us, c.end_us, "launch" if c.task else "blocking")
                      for c in acl_lab.tracer().calls if c.end_us > c.start_us
                      and (since is None or c.start_us >= since)]
+        self.names = stream_names()
         if rows:
             self.note = ""
         elif snap.get("backend", "sim") != "sim":
@@ -84,17 +92,33 @@ class TimelineModel:
         t0, t1 = self.span()
         return [h for h in self.host if h[1] > t0 and h[0] < t1]
 
-    def lanes(self) -> list[tuple[str, list[tuple[float, float, str]]]]:
-        """The host (when the trace has time in the window), then one lane per stream."""
+    def label(self, stream: int) -> str:
+        return stream_label(stream, self.names)
+
+    def lanes(self) -> list[tuple[str, list[tuple[float, float, str, str]]]]:
+        """The host (when the trace has time in the window), then one lane per stream:
+        (name, [(start_us, end_us, kind, hover text)])."""
         by_stream: dict[int, list] = {}
         for r in self.window():
-            by_stream.setdefault(r["stream"], []).append((r["start_us"], r["end_us"], r["kind"]))
+            by_stream.setdefault(r["stream"], []).append(
+                (r["start_us"], r["end_us"], r["kind"], self.hover(r)))
         host, (t0, t1) = self.host_spans(), self.span()
         host_busy = sum(min(e, t1) - max(s, t0) for s, e, _ in host)
-        lanes = [(f"host\n{count(len(host), 'call')} · {us(host_busy)} busy", host)] \
+        lanes = [(f"host\n{count(len(host), 'call')} · {us(host_busy)} busy",
+                  [(s, e, k, f"{TASK_LABELS[k]}: {us(s)} to {us(e)}") for s, e, k in host])] \
             if host else []
-        return lanes + [(f"{stream_label(h)}\n{count(n, 'task')} · {us(busy)} busy", by_stream[h])
+        return lanes + [(f"{self.label(h)}\n{count(n, 'task')} · {us(busy)} busy", by_stream[h])
                         for h, n, busy, _, _ in self.streams()]
+
+    def hover(self, r: dict) -> str:
+        """A task's kind, bytes, stream and modeled time, for its box's hover text."""
+        what = TASK_LABELS.get(r["kind"], r["kind"])
+        if r.get("nbytes"):
+            what += f" {r['nbytes']} B"
+        if r.get("model") is not None:
+            what += f" of model 0x{r['model']:x}"
+        return (f"{what} on {self.label(r['stream'])}: {us(r['start_us'])} to {us(r['end_us'])} "
+                f"({duration(r['end_us'] - r['start_us'])})")
 
     def lane_of(self) -> dict[int, int]:
         """stream -> its lane's index in ``lanes()``."""
@@ -125,67 +149,57 @@ class TimelineModel:
                 and r["end_us"] - r["start_us"] >= 0.12 * (t1 - t0)]
 
     def heading(self) -> str:
+        if not self.window():
+            return self.note
         n, total = len(self.window()), len(self.tasks)
         t0, t1 = self.span()
         shown = f" (the last {n} of {total})" if n < total else ""
-        return (f"{count(n, 'task')} on {count(len(self.streams()), 'stream')}{shown}, modeled "
+        text = (f"{count(n, 'task')} on {count(len(self.streams()), 'stream')}{shown}, modeled "
                 f"{us(t0)} to {us(t1)}")
+        return f"{self.note}: {text}" if self.note else text
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
         return (self.last, len(self.tasks), tuple(self.tasks[-1].values()) if self.tasks else (),
-                len(self.host), tuple(self.host[-1:]), self.note)
+                len(self.host), tuple(self.host[-1:]), self.note, tuple(self.names.items()))
 
-    def picture(self) -> bytes:
+    def svg(self) -> str:
         return draw_timeline(self)
 
 
-def draw_timeline(model: TimelineModel) -> bytes:
-    """PNG of the model's window: the host lane, then one lane per stream."""
+def draw_timeline(model: TimelineModel) -> str:
+    """SVG of the model's window: the host lane, then one lane per stream."""
     if not model.window():
-        return message_picture("Stream timeline", model.note)
-    lanes = model.lanes()
-    kinds = {kind for _, spans in lanes for _, _, kind in spans}
-    bottom = AXIS_IN + LEGEND_IN * -(-len(kinds) // LEGEND_COLUMNS)
-    height = TOP_IN + bottom + LANE_IN * len(lanes)
+        return message("Stream timeline", model.note)
     t0, t1 = model.span()
-
-    def draw(fig):
-        ax = fig.add_axes((LEFT_IN / WIDTH_IN, bottom / height,
-                           1 - (LEFT_IN + 0.2) / WIDTH_IN, LANE_IN * len(lanes) / height))
-        drawn = draw_lanes(ax, lanes, t0, t1, model.links(), model.labels())
-        fig.text(0.01, 1 - 0.22 / height, "Stream timeline: " + model.heading(), fontsize=9,
-                 weight="bold")
-        fig.legend(handles=task_legend(drawn), loc="lower center",
-                   ncol=min(len(drawn), LEGEND_COLUMNS), fontsize=7, frameon=False,
-                   borderaxespad=0.1)
-
-    return render(WIDTH_IN, height, draw)
+    return lanes_picture("Stream timeline: " + model.heading(), model.lanes(), t0, t1,
+                         model.links(), model.labels())
 
 
-class StreamTimeline(StaticPicture, RefreshOnNewCalls, widgets.VBox):
-    """Modeled time per stream, from ``acl_lab.snapshot()["timeline"]`` and the trace.
+class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
+    """Modeled time per stream, from ``acl_lab.snapshot()["timeline"]`` and the trace, as
+    it was when the cell ran.
 
     ``since_us``: show only tasks that start after this modeled time; ``last``: how
-    many of the latest tasks to draw (the slider changes it). Refreshes after each cell
-    inside IPython, and on its button."""
+    many of the latest tasks to draw (the slider changes it). Looks again on its button and
+    ``refresh()``, and after every cell when ``live=True``."""
 
-    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
+    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST,
+                 live: bool = False):
         self.model = TimelineModel(since_us, last)
         self._seen = self._shown = None
         self._syncing = False
-        self.title = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.picture = widgets.HTML()
         self.last = widgets.IntSlider(value=1, min=1, max=1, description="last tasks",
                                       continuous_update=False, layout={"width": "420px"})
         self.refresh_button = widgets.Button(description="refresh")
         self.readout = widgets.HTML()
-        super().__init__(children=[self.title, self.image,
+        super().__init__(children=[self.picture,
                                    widgets.HBox([self.last, self.refresh_button]), self.readout])
         self.last.observe(self._on_last, "value")
         self.refresh_button.on_click(lambda _: self.refresh(force=True))
         self.refresh()
-        self._watch_cells()
+        self._follow_cells(live)
 
     def _on_last(self, change) -> None:
         if not self._syncing:
@@ -207,24 +221,22 @@ class StreamTimeline(StaticPicture, RefreshOnNewCalls, widgets.VBox):
         finally:
             self._syncing = False
         self.last.disabled = n <= 1
-        self.title.value = f"<b>{escape(m.heading() if m.window() else m.note)}</b>"
         self.readout.value = _readout_html(m)
-        self.image.value = m.picture()
+        self.picture.value = m.svg()
 
     def show_error(self, text: str) -> None:
         self.readout.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        m = self.model
-        return "StreamTimeline: " + (m.heading() if m.window() else m.note)
+        return "StreamTimeline: " + self.model.heading()
 
-    def picture(self) -> bytes:
-        return self.model.picture()
+    def svg(self) -> str:
+        return self.model.svg()
 
 
 def _readout_html(model: TimelineModel) -> str:
     """Total modeled time per stream: busy (sum of its tasks) and span (first to last)."""
-    rows = "".join(f"<tr><td>{escape(stream_label(h))}</td><td>{n}</td><td>{us(busy)}</td>"
+    rows = "".join(f"<tr><td>{escape(model.label(h))}</td><td>{n}</td><td>{us(busy)}</td>"
                    f"<td>{us(first)} – {us(last)}</td></tr>"
                    for h, n, busy, first, last in model.streams())
     if not rows:
