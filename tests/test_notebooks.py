@@ -12,6 +12,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHAPTERS = ["00_start_here", "01_resource_management", "02_host_and_device_memory",
             "03_memset_and_memcpy", "04_meminfo_and_run_mode", "05_memory_pool_and_alignment",
             "06_capture_acl_graph", "07_capstone", "08_offline_inference"]
+#: every edition: English and the Chinese one (notebooks/zh_CN/, tests/test_editions.py)
+EDITIONS = NOTEBOOKS + sorted((ROOT / "notebooks" / "zh_CN").glob("*.ipynb"))
 MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\\.venv|[A-Z]:\\\\)")
 TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}:\d{2}\b|\b20\d\d-\d\d-\d\d\b")
 
@@ -37,7 +39,7 @@ def test_nbval_collects_every_notebook():
     assert '"notebooks"' in config and "--nbval" in config
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_committed_executed_without_machine_paths(path):
     code = [c for c in _cells(path) if c["cell_type"] == "code"]
     assert code and all(c["execution_count"] is not None for c in code), \
@@ -52,13 +54,13 @@ def test_committed_executed_without_machine_paths(path):
             assert not TIME_OF_DAY.search(text), f"time of day in output: {text[:200]}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_starts_fresh(path):
     first = next(c for c in _cells(path) if c["cell_type"] == "code")
     assert "acl_lab.reset(" in "".join(first["source"])
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_every_exercise_has_a_check_and_a_hidden_solution(path):
     cells = _cells(path)
     for i, c in enumerate(cells):
@@ -79,7 +81,7 @@ def test_every_exercise_has_a_check_and_a_hidden_solution(path):
         assert f'exercises.check("{exercise_id}"' in "".join(solution["source"])
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_has_slide_metadata(path):
     kinds = {c["metadata"].get("slideshow", {}).get("slide_type") for c in _cells(path)}
     assert "slide" in kinds
