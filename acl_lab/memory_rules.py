@@ -125,6 +125,21 @@ def read_only_refusal(call: str, what: str, addr: int, block) -> str:
             f"bytes object of your own (np_data.tobytes()) or aclrtMallocHost memory instead.")
 
 
+def kind_refusal(call: str, kind: int, dst, src) -> str | None:
+    """Why an aclrtMemcpy2d must not copy from ``src`` to ``dst`` (blocks with ``location``
+    and ``describe()``) with ``kind``, or None. Only the 2D copies compare the kind with the
+    pointers: for aclrtMemcpy(Async) the kind is reserved and the addresses decide (the
+    runtime passes it on and the driver copies by the addresses, hicann/runtime
+    NpuDriver::MemCopySync)."""
+    actual = DIRECTION[(src.location, dst.location)]
+    if (H2D if kind == BUF_H2D else kind) in (DEFAULT, actual):
+        return None
+    return (f"{call}: kind {kind_name(kind)} does not match the pointers: the source is "
+            f"{src.location} memory ({src.describe()}) and the destination is {dst.location} "
+            f"memory ({dst.describe()}), so this is {kind_name(actual)}. Pass "
+            f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+
+
 def _refcount(holder, attr: str) -> int:
     return sys.getrefcount(getattr(holder, attr))
 

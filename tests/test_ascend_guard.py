@@ -240,14 +240,24 @@ def test_use_after_free_and_unknown_pointers_are_refused(real, acl):
     assert "rt.memcpy" not in real.names() and "rt.memset" not in real.names()
 
 
-def test_a_sync_copy_in_the_wrong_direction_is_refused_an_async_one_corrected(real, acl):
+def test_a_copy_with_a_contradicting_kind_reaches_the_runtime(real, acl):
+    """Hardware copies by the addresses whatever the kind says (NpuDriver::MemCopySync)."""
     dev, _ = acl.rt.malloc(64, 0)
     host, _ = acl.rt.malloc_host(64)
     d2h = C.ACL_MEMCPY_DEVICE_TO_HOST
-    refused(real, acl, acl.rt.memcpy(dev, 64, host, 64, d2h), C.ACL_ERROR_RT_PARAM_INVALID,
-            "ACL_MEMCPY_DEVICE_TO_HOST does not match", "ACL_MEMCPY_HOST_TO_DEVICE")
-    assert acl.rt.memcpy_async(dev, 64, host, 64, d2h, 0) == 0   # the runtime corrects it
+    assert acl.rt.memcpy(dev, 64, host, 64, d2h) == 0
+    assert real.names()[-1] == "rt.memcpy"
+    assert acl.rt.memcpy_async(dev, 64, host, 64, d2h, 0) == 0
     assert real.names()[-1] == "rt.memcpy_async"
+
+
+def test_a_sync_2d_copy_with_a_contradicting_kind_is_refused(real, acl):
+    dev, _ = acl.rt.malloc(64, 0)
+    host, _ = acl.rt.malloc_host(64)
+    refused(real, acl, acl.rt.memcpy2d(dev, 16, host, 16, 16, 4, C.ACL_MEMCPY_DEVICE_TO_HOST),
+            C.ACL_ERROR_RT_PARAM_INVALID, "ACL_MEMCPY_DEVICE_TO_HOST does not match",
+            "ACL_MEMCPY_HOST_TO_DEVICE")
+    assert "rt.memcpy2d" not in real.names()
 
 
 def test_async_copies_of_pinned_memory_need_64_byte_alignment(real, acl):
@@ -477,9 +487,9 @@ def _overrun(acl):
                          C.ACL_MEMCPY_HOST_TO_DEVICE)
 
 
-def _wrong_kind(acl):
-    return acl.rt.memcpy(acl.rt.malloc_host(64)[0], 64, acl.rt.malloc(64, 0)[0], 64,
-                         C.ACL_MEMCPY_HOST_TO_DEVICE)
+def _wrong_kind_2d(acl):
+    return acl.rt.memcpy2d(acl.rt.malloc_host(64)[0], 16, acl.rt.malloc(64, 0)[0], 16, 16, 4,
+                           C.ACL_MEMCPY_HOST_TO_DEVICE)
 
 
 def _unaligned_async(acl):
@@ -488,7 +498,7 @@ def _unaligned_async(acl):
 
 
 @pytest.mark.parametrize("misuse", [_double_free, _free_host_of_device, _free_of_host,
-                                    _interior_free, _overrun, _wrong_kind, _unaligned_async])
+                                    _interior_free, _overrun, _wrong_kind_2d, _unaligned_async])
 def test_the_guard_returns_the_simulators_code(real, misuse):
     codes = {}
     for backend in ("sim", "ascend"):

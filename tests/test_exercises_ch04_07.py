@@ -67,8 +67,10 @@ def test_04_3_board_copy(acl_on):
     passes("04.3", acl, host, dev)
     fails("04.3", acl, ..., ...)
     fails("04.3", acl, dev, host, hint="malloc_host")
-    _, dev2 = _board_copy(acl, kind=C.ACL_MEMCPY_HOST_TO_DEVICE)   # refused: dev2 keeps garbage
+    dev2, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)        # no copy: garbage
     fails("04.3", acl, host, dev2, hint="should hold 0, 1, ..., 63")
+    _, dev3 = _board_copy(acl, kind=C.ACL_MEMCPY_HOST_TO_DEVICE)   # the addresses decide
+    passes("04.3", acl, host, dev3)
 
 
 def test_04_3_needs_the_board(acl):

@@ -1646,10 +1646,7 @@ class AclMachine(RuleBasedStateMachine):
             d, sa = m.resolve(dst, count), m.resolve(src, count)
             if d.read_only or dst < src + count and src < dst + count:
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
-            actual = DIRECTION[(sa.location, d.location)]
-            stated = H2D if kind == C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE else kind
-            if not is_async and stated not in (C.ACL_MEMCPY_DEFAULT, actual):
-                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)       # sync copies trust no kind
+            actual = DIRECTION[(sa.location, d.location)]    # the addresses decide, not kind
             if actual == D2D and not m.peer_ok(d.device, sa.device):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             pageable = d.api in PAGEABLE or sa.api in PAGEABLE

@@ -5,7 +5,7 @@ into someone else's memory, or the Python process dies. The guard keeps its own 
 of what malloc / malloc_host / dvpp_malloc / numpy_to_ptr / bytes_to_ptr returned and,
 before a call reaches the device, refuses the ones it can prove wrong from that registry:
 unknown or freed pointers, free/free_host mismatches, counts beyond the registered size,
-sync copies whose kind contradicts where the pointers live, and the reads through
+sync 2D copies whose kind contradicts where the pointers live, and the reads through
 util.ptr_to_numpy / ptr_to_bytes that would crash the process. It refuses with the code
 the simulator returns for the same misuse and explains in the simulator's words (which
 rule, which pointer, what to do instead). Everything else goes to the real runtime, which
@@ -30,9 +30,9 @@ import numpy as np
 from .. import constants as C
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
-from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES,
+from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
                             KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
-                            is_read_only, kind_name, note_registration, range_refusal,
+                            is_read_only, kind_refusal, note_registration, range_refusal,
                             read_only_refusal, root_array)
 from ..trace import NAMESPACES
 from .guard_models import ModelWatch
@@ -553,9 +553,7 @@ class Guard:
                           f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
                           f"{min(src, dst) + count - max(src, dst)} B. Copy through a "
                           f"separate buffer.")
-        if stream is None:
-            self._check_direction(call, kind, d, s)
-        elif not (d.python_owned or s.python_owned):
+        if stream is not None and not (d.python_owned or s.python_owned):
             for name, p in (("dst", dst), ("src", src)):
                 if p % RUNTIME_ALIGN:
                     raise Refusal(C.ACL_ERROR_RT_ADDR_UNALIGNED,
@@ -580,16 +578,9 @@ class Guard:
 
     @staticmethod
     def _check_direction(call: str, kind: int, d: Entry, s: Entry) -> None:
-        """A synchronous copy's kind must match where the pointers live."""
-        actual = DIRECTION[(s.location, d.location)]
-        stated = H2D if kind == C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE else kind
-        if stated not in (DEFAULT, actual):
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: kind {kind_name(kind)} does not match the pointers: the "
-                          f"source is {s.location} memory ({s.describe()}) and the destination "
-                          f"is {d.location} memory ({d.describe()}), so this is "
-                          f"{kind_name(actual)}. The addresses decide what a copy can do: "
-                          f"pass {kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+        refusal = kind_refusal(call, kind, d, s)
+        if refusal:
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, refusal)
 
     def _check_ptr_to_numpy(self, ptr, shape, npy_type):
         dtype = NPY_TYPES.get(npy_type) if _ints(npy_type) else None

@@ -16,8 +16,8 @@ from .memory import Allocation
 from .simerror import SimError
 from .streams import Task
 
-from ..memory_rules import (ACCEPTED_KINDS, BUF_H2D, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
-                            kind_name, read_only_refusal)
+from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
+                            kind_name, kind_refusal, read_only_refusal)
 
 
 def _count_within(call: str, count: int, maximum: int, what: str) -> None:
@@ -42,19 +42,14 @@ def _check_kind(call: str, kind: int) -> None:
 
 
 def _direction(rt, call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
-    """The copy's real direction; ``strict`` (sync copies) refuses a kind that disagrees."""
-    actual = DIRECTION[(src.location, dst.location)]
-    stated = H2D if kind == BUF_H2D else kind
-    if stated not in (DEFAULT, actual) and strict:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: kind {kind_name(kind)} does not match the pointers: the source "
-                       f"is {src.location} memory ({src.describe()}) and the destination is "
-                       f"{dst.location} memory ({dst.describe()}), so this is "
-                       f"{kind_name(actual)}. The addresses decide what a copy can do: pass "
-                       f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+    """The copy's real direction, which the addresses decide; ``strict`` (the 2D copies)
+    refuses a kind that disagrees with them."""
+    refusal = kind_refusal(call, kind, dst, src) if strict else None
+    if refusal:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, refusal)
     if dst.location == src.location == "device":
         rt.peer.check_copy(call, dst, src)
-    return actual
+    return DIRECTION[(src.location, dst.location)]
 
 
 def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
@@ -125,7 +120,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     sa = rt.memory.resolve(src, count, "src", call)
     _writable(call, d, "dst", dst, count)
     _no_overlap(call, dst, src, count)
-    direction = _direction(rt, call, kind, d, sa, strict=s is None)
+    direction = _direction(rt, call, kind, d, sa, strict=False)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                        f"{call}: asynchronous host-to-host copies are not supported when the "

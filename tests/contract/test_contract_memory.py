@@ -85,12 +85,15 @@ def test_a_null_pointer_is_an_invalid_parameter(acl):
 
 
 def test_copies_stay_within_bounds_and_direction(acl, refused):
-    src = np.zeros(256, np.uint8)
+    src = np.arange(256, dtype=np.uint8)
     sp = acl.util.numpy_to_ptr(src)
     dev, _ = acl.rt.malloc(128, C.ACL_MEM_MALLOC_HUGE_FIRST)
     assert acl.rt.memcpy(dev, 128, sp, 256, H2D) == C.ACL_ERROR_RT_PARAM_INVALID  # > destMax
     refused(acl.rt.memcpy(dev, 256, sp, 256, H2D), C.ACL_ERROR_RT_PARAM_INVALID)  # > the block
-    refused(acl.rt.memcpy(dev, 128, sp, 128, D2H), C.ACL_ERROR_RT_PARAM_INVALID)  # wrong kind
+    back = np.zeros(128, np.uint8)
+    assert acl.rt.memcpy(dev, 128, sp, 128, D2H) == 0    # a contradicting kind: the addresses
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(back), 128, dev, 128, H2D) == 0   # decide
+    assert back.tolist() == src[:128].tolist()
     assert acl.rt.memcpy(dev, 128, sp, 0, H2D) == 0                               # count 0
     acl.rt.free(dev)
     refused(acl.rt.memcpy(dev, 128, sp, 128, H2D), C.ACL_ERROR_RT_PARAM_INVALID)  # freed

@@ -126,12 +126,10 @@ def test_memcpy_host_device_async_prints_the_sevens(acl):
         "At first memset host data", "At memcpy device data", "Write back host data")] * 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "memcpy_host_DVPP and memcpy_host_device_async show 'At memcpy device data' by copying "
-    "the *host* buffer with ACL_MEMCPY_DEVICE_TO_HOST; seed 001 says the kind is a reserved "
-    "parameter and the addresses decide, but the simulator refuses a sync copy whose kind "
-    "contradicts the addresses (107000), so those lines print ones. Decision for the lead."))
 def test_sync_copy_with_a_contradicting_kind_follows_the_addresses(acl):
+    """memcpy_host_DVPP and memcpy_host_device_async show 'At memcpy device data' by copying
+    the *host* buffer with ACL_MEMCPY_DEVICE_TO_HOST: the kind is reserved (seed 001) and the
+    driver copies by the addresses, so they print the memset 7s."""
     printed = []
     open_device(acl)
     host, _ = acl.rt.malloc_host(SIZE)
