@@ -9,10 +9,12 @@ Heavy pieces (the simulator, numpy, widgets) load on first use, so importing sta
 from __future__ import annotations
 
 from . import constants
-from .errors import AclLabError, explain
+from .errors import AclLabError, SimulatorLimit, explain
+from .faults import FAULTS as inject
+from .i18n import get_language, set_language
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
-           "constants"]
+           "SimulatorLimit", "constants", "inject", "set_language", "get_language"]
 __version__ = "0.1.0"
 
 _active = None   # (Backend, Traced acl, Trace) of the last load()
@@ -44,11 +46,13 @@ def _current():
 
 
 def reset(profile: str | None = None) -> None:
-    """Start a fresh simulated process (optionally on another profile) and clear the trace.
-    Every ``acl`` object already handed out keeps working, on the new process."""
+    """Start a fresh simulated process (optionally on another profile), clear the trace and
+    the injected faults. Every ``acl`` object already handed out keeps working, on the new
+    process."""
     backend, _, trace = _current()
     backend.reset(profile)
     trace.clear()
+    inject.clear()
 
 
 def snapshot() -> dict:

@@ -1,9 +1,10 @@
-"""``acl-lab doctor | lab | bench | atc``.
+"""``acl-lab doctor | lab | bench | atc | assignments | student``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
 atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
+assignments / student: nbgrader source notebooks / copies without solutions (acl_lab.assignments).
 """
 from __future__ import annotations
 
@@ -175,6 +176,29 @@ def bench(extra: list[str]) -> int:
                            cwd=found.parent.parent)
 
 
+def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | None) -> int:
+    """``acl-lab assignments|student OUT``: write the nbgrader source tree or student copies."""
+    from .assignments import write_assignments, write_student
+
+    notebooks = notebooks or _find(START_NOTEBOOK.parent)
+    if notebooks is None:
+        print(f"acl-lab {kind}: no notebooks/ here or in {CHECKOUT}; pass --notebooks DIR.",
+              file=sys.stderr)
+        return 2
+    write = write_assignments if kind == "assignments" else write_student
+    try:
+        written = write(notebooks, out, chapters)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"acl-lab {kind}: {e}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    if kind == "assignments":
+        print(f"next: cd {out} && nbgrader generate_assignment chNN (then autograde "
+              f"submissions in submitted/<student>/chNN/)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -183,7 +207,18 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
     commands.add_parser("atc", add_help=False, help="convert an ONNX model to an offline model "
                         "(.om): --model=M.onnx --framework=5 --output=M --soc_version=...")
+    for name, what in (("assignments", "write an nbgrader source tree: OUT/source/chNN/"),
+                       ("student", "write the chapters without their solutions into OUT")):
+        sub = commands.add_parser(name, help=what)
+        sub.add_argument("out", type=Path, help="the folder to write")
+        sub.add_argument("--chapters", nargs="+", metavar="NN", help="only these (e.g. 02 03)")
+        sub.add_argument("--notebooks", type=Path, help="the chapters' folder (default: "
+                         "notebooks/ here or in the source checkout)")
     args, extra = parser.parse_known_args(argv)
+    if args.command in ("assignments", "student"):
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return copies(args.command, args.out, args.chapters, args.notebooks)
     if args.command == "atc":
         from .atc import main as atc
         return atc(extra)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Callable
 
+from .faults import FAULTS
+
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
 DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
@@ -30,13 +32,16 @@ class Call:
     start_us: float     # modeled host clock before / after the call
     end_us: float
     task: dict | None = None   # stream work the call issued: stream, kind, start_us, end_us
+    injected: bool = False     # acl_lab.inject made it fail; it never ran
 
-    def __init__(self, seq, name, args, result, thread, start_us, end_us, task=None):
+    def __init__(self, seq, name, args, result, thread, start_us, end_us, task=None,
+                 injected=False):
         # Every API call builds one: filling __dict__ directly costs a third of the frozen
         # dataclass __init__ (one object.__setattr__ per field); the instance stays frozen.
         d = self.__dict__
         d["seq"], d["name"], d["args"], d["result"] = seq, name, args, result
         d["thread"], d["start_us"], d["end_us"], d["task"] = thread, start_us, end_us, task
+        d["injected"] = injected
 
     @property
     def ret(self):
@@ -91,10 +96,14 @@ class Trace:
         calls, clock, last_task = self.calls, self._clock, self._last_task
         seq, append_lock = self._seq, self._append_lock
         get_ident = threading.get_ident
+        faults = FAULTS
 
         def traced(*args, **kwargs):
             t0, before = clock(), last_task()
-            result = fn(*args, **kwargs)
+            if faults.armed:
+                result, injected = faults.call(name, fn, args, kwargs)
+            else:
+                result, injected = fn(*args, **kwargs), False
             task = last_task()
             task_info = None if task is before or task is None else {
                 "stream": task.stream, "kind": task.kind,
@@ -103,7 +112,7 @@ class Trace:
                 args = args + tuple(kwargs.values())
             summary = (name, _summary(args), _summary(result),
                        self._threads.get(get_ident()) or self._thread_name(), t0, clock(),
-                       task_info)
+                       task_info, injected)
             with append_lock:       # so the calls of many threads stay in sequence order
                 calls.append(Call(next(seq), *summary))
             return result
@@ -117,7 +126,8 @@ class Trace:
         self.calls.clear()
 
     def table(self, last: int | None = 20, name: str | None = None) -> "TraceTable":
-        rows = [c for c in self.calls if name is None or name in c.name]
+        with self._append_lock:     # other threads may be appending calls meanwhile
+            rows = [c for c in self.calls if name is None or name in c.name]
         return TraceTable(rows[-last:] if last else rows)
 
     def __repr__(self) -> str:
@@ -139,7 +149,8 @@ class TraceTable:
                 f"{c.task['kind']} on {_fmt(c.task['stream'])} "
                 f"[{c.task['start_us']:.1f}-{c.task['end_us']:.1f}]")
             ret = c.ret
-            out.append((str(c.seq), c.name, _fmt(c.args), "" if ret is None else str(ret),
+            out.append((str(c.seq), c.name, _fmt(c.args),
+                        "" if ret is None else str(ret) + (" injected" if c.injected else ""),
                         c.thread, f"{c.start_us:.1f}", task))
         return out
 

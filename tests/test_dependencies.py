@@ -35,4 +35,4 @@ def test_binder_lists_the_pyproject_dependencies():
 
 
 def test_binder_installs_the_kit():
-    assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text()
+    assert "pip install --no-deps ." in (ROOT / "binder" / "postBuild").read_text()

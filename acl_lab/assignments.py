@@ -1,0 +1,207 @@
+"""Student copies and nbgrader assignments, derived from the committed chapters.
+
+A chapter lays out each exercise as two cells: the exercise (tagged ``exercise``: what to do,
+the given code with ``...`` placeholders, then ``exercises.check("NN.k", ...)``) and its
+hidden solution (tagged ``solution``: ``# Solution to exercise NN.k: ...``, the whole code,
+the same check). From them:
+
+- ``student(OUT)``: every chapter without its solution cells; the exercise cells stay, so each
+  check still says "not yet" until the learner's code works.
+- ``assignments(OUT)``: an nbgrader source tree, ``OUT/source/chNN/<chapter>.ipynb``. Each
+  exercise becomes a solution cell (the given code, the solution's own lines between
+  ``### BEGIN SOLUTION`` / ``### END SOLUTION``, the check) and a locked grade cell
+  ``exNN_k`` that runs the check again and asserts it passed. nbgrader metadata lives only
+  in these copies, never in the chapters.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+SOLUTION_HEADER = "# Solution to exercise "
+CHECK = re.compile(r'^exercises\.check\("(?P<id>\d\d\.\d+)"(?P<args>.*)\)\s*$')
+NBGRADER_SCHEMA = 3
+POINTS = 1
+
+
+@dataclass
+class Exercise:
+    id: str             # "02.1"
+    cell: dict          # the exercise cell
+    solution: dict      # its solution cell
+    check: str          # the check call, as written: exercises.check("02.1", acl, pages)
+
+    @property
+    def grade_id(self) -> str:
+        return "ex" + self.id.replace(".", "_")
+
+
+def _source(cell: dict) -> str:
+    src = cell["source"]
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def exercises_of(nb: dict) -> list[Exercise]:
+    """The chapter's exercises, each with its solution cell and check call."""
+    found, cells = [], nb["cells"]
+    for i, cell in enumerate(cells):
+        if "exercise" not in _tags(cell):
+            continue
+        last = _source(cell).rstrip().splitlines()[-1]
+        match = CHECK.match(last)
+        if match is None:
+            raise ValueError(f"exercise cell does not end with its check: {last!r}")
+        solution = next((c for c in cells[i + 1:] if {"solution", "exercise"} & set(_tags(c))),
+                        None)
+        if solution is None or "solution" not in _tags(solution):
+            raise ValueError(f"exercise {match['id']} has no solution cell after it")
+        found.append(Exercise(match["id"], cell, solution, last))
+    return found
+
+
+def _code_cell(cell_id: str, source: str, metadata: dict) -> dict:
+    return {"cell_type": "code", "execution_count": None, "id": cell_id, "metadata": metadata,
+            "outputs": [], "source": source}
+
+
+def _split(ex: Exercise) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(what to do, given code before, the solution's own lines, given code after): the
+    exercise's comment header, and the lines it shares with its solution around the
+    placeholder, so the learner keeps the code the exercise gives."""
+    lines = _source(ex.cell).rstrip().splitlines()[:-1]          # without the check
+    head = 0
+    while head < len(lines) and lines[head].startswith("#"):
+        head += 1
+    task, given = lines[:head], lines[head:]
+    answer = _source(ex.solution).rstrip().splitlines()
+    if answer and answer[0].startswith(SOLUTION_HEADER):
+        answer = answer[1:]
+    if answer and answer[-1] == ex.check:
+        answer = answer[:-1]
+    before = 0
+    while before < min(len(given), len(answer)) and given[before] == answer[before] \
+            and "..." not in given[before]:
+        before += 1
+    after = 0
+    while after < min(len(given), len(answer)) - before and given[-1 - after] == \
+            answer[-1 - after] and "..." not in given[-1 - after]:
+        after += 1
+    own = answer[before:len(answer) - after]
+    while own and not own[-1].strip():
+        own.pop()
+    return task, given[:before], own, given[len(given) - after:]
+
+
+def _indent(lines: list[str]) -> str:
+    first = next((line for line in lines if line.strip()), "")
+    return first[:len(first) - len(first.lstrip())]
+
+
+def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool) -> dict:
+    meta = {"schema_version": NBGRADER_SCHEMA, "grade_id": grade_id, "solution": solution,
+            "grade": grade, "locked": locked}
+    if grade:
+        meta["points"] = POINTS
+    return meta
+
+
+def assignment_cells(ex: Exercise) -> list[dict]:
+    """The solution cell and the locked grade cell that replace an exercise and its solution."""
+    task, before, own, after = _split(ex)
+    pad = _indent(own)
+    checks_itself = any(f'exercises.check("{ex.id}"' in line for line in own)
+    # a solution that checks, then releases what the check looked at, must not be checked
+    # again after it: the grade cell reads that check's result instead
+    last = f"# Check your answer with {ex.check}" if checks_itself else ex.check
+    lines = [*task, *before, f"{pad}### BEGIN SOLUTION", *own, f"{pad}### END SOLUTION",
+             *after, last]
+    meta = {k: v for k, v in ex.cell["metadata"].items() if k != "tags"}
+    meta["nbgrader"] = _nbgrader(f"{ex.grade_id}_solution", solution=True, grade=False,
+                                 locked=False)
+    answer = _code_cell(f"{ex.grade_id}_solution", "\n".join(lines), meta)
+    grade = _code_cell(ex.grade_id, "\n".join([
+        f"# Graded: exercise {ex.id} passed its check ({POINTS} point).",
+        f'_result = exercises.last("{ex.id}") or {ex.check}',
+        "assert _result, repr(_result)"]),
+        {"nbgrader": _nbgrader(ex.grade_id, solution=False, grade=True, locked=True)})
+    return [answer, grade]
+
+
+def _without_solutions(nb: dict, replace) -> dict:
+    out = copy.deepcopy(nb)
+    by_cell = {id(ex.cell): ex for ex in exercises_of(out)}
+    cells = []
+    for cell in out["cells"]:
+        if "solution" in _tags(cell):
+            continue
+        ex = by_cell.get(id(cell))
+        cells.extend(replace(ex) if ex is not None else [cell])
+    out["cells"] = cells
+    return out
+
+
+def student_notebook(nb: dict) -> dict:
+    """The chapter without its solution cells (outputs kept: each check says "not yet")."""
+    return _without_solutions(nb, lambda ex: [ex.cell])
+
+
+def source_notebook(nb: dict) -> dict:
+    """The chapter as an nbgrader source notebook, outputs cleared (nbgrader runs it)."""
+    out = _without_solutions(nb, assignment_cells)
+    for cell in out["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+            cell["metadata"].pop("jupyter", None)
+    return out
+
+
+def _chapters(notebooks: Path, only: list[str] | None) -> list[Path]:
+    paths = sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))
+    if only:
+        paths = [p for p in paths if p.name[:2] in only]
+    if not paths:
+        raise FileNotFoundError(f"no chapter notebooks (NN_*.ipynb) in {notebooks}"
+                                + (f" for chapters {', '.join(only)}" if only else ""))
+    return paths
+
+
+def _write(nb: dict, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def _read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def write_student(notebooks: Path, out: Path, only: list[str] | None = None) -> list[Path]:
+    """OUT/<chapter>.ipynb for each chapter, without solutions."""
+    return [_write(student_notebook(_read(p)), out / p.name) for p in _chapters(notebooks, only)]
+
+
+NBGRADER_CONFIG = '''\
+# nbgrader configuration for the acl_lab chapters (written by `acl-lab assignments`).
+# In this folder: nbgrader generate_assignment chNN, then collect submissions into
+# submitted/<student>/chNN/ and run nbgrader autograde chNN.
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = "acl_lab"
+c.ExecutePreprocessor.timeout = 300
+'''
+
+
+def write_assignments(notebooks: Path, out: Path, only: list[str] | None = None) -> list[Path]:
+    """OUT/source/chNN/<chapter>.ipynb for each chapter, and OUT/nbgrader_config.py."""
+    written = [_write(source_notebook(_read(p)), out / "source" / f"ch{p.name[:2]}" / p.name)
+               for p in _chapters(notebooks, only)]
+    config = out / "nbgrader_config.py"
+    if not config.exists():
+        config.write_text(NBGRADER_CONFIG, encoding="utf-8")
+    return written
