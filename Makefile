@@ -1,4 +1,5 @@
 # make lab  - create .venv if missing, install the kit, open JupyterLab at chapter 00
+# make lab-zh - the same, the Chinese edition (notebooks/zh_CN/, JupyterLab menus in Chinese)
 # make test - create .venv if missing, install the test extras, run every test (incl. nbval)
 # make bench - print the benchmark table
 PYTHON ?= python3
@@ -6,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab lab-zh test bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,9 @@ $(STAMP): $(PY) pyproject.toml
 
 lab: $(STAMP)
 	$(VENV)/bin/acl-lab lab
+
+lab-zh: $(STAMP)
+	$(VENV)/bin/acl-lab lab --lang zh_CN
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
 import os
 import re
 import subprocess
@@ -20,6 +21,10 @@ RUNTIME = ("numpy", "ipywidgets", "jupyterlab")
 TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
 START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
+#: chapter 00 of each edition (the Chinese one under notebooks/zh_CN/)
+START_NOTEBOOKS = {"en": START_NOTEBOOK, "zh_CN": Path("notebooks", "zh_CN", START_NOTEBOOK.name)}
+#: JupyterLab's own language setting (the zh_CN language pack provides the translation)
+LAB_LOCALE = "@jupyterlab/translation-extension:plugin"
 CHECKOUT = Path(__file__).resolve().parent.parent   # the source checkout, when installed -e
 #: GitHub remotes as git prints them: https://github.com/O/R(.git), git@github.com:O/R.git,
 #: ssh://git@github.com/O/R.git
@@ -72,9 +77,10 @@ def _profile() -> tuple[str, bool]:
             f"{p.device_count} device(s)"), True
 
 
-def binder_url(remote: str | None = None) -> str | None:
-    """The mybinder.org link that opens chapter 00 of this checkout's GitHub repository (from
-    ``git remote get-url origin`` unless ``remote`` is given); None without a GitHub remote."""
+def binder_url(remote: str | None = None, language: str = "en") -> str | None:
+    """The mybinder.org link that opens chapter 00 (of the ``language`` edition) of this
+    checkout's GitHub repository (from ``git remote get-url origin`` unless ``remote`` is
+    given); None without a GitHub remote."""
     if remote is None:
         try:
             remote = subprocess.run(["git", "-C", str(CHECKOUT), "remote", "get-url", "origin"],
@@ -85,7 +91,7 @@ def binder_url(remote: str | None = None) -> str | None:
     if match is None:
         return None
     return (f"https://mybinder.org/v2/gh/{match['owner']}/{match['repo']}/HEAD"
-            f"?urlpath=lab/tree/{START_NOTEBOOK.as_posix()}")
+            f"?urlpath=lab/tree/{START_NOTEBOOKS[language].as_posix()}")
 
 
 def doctor(out=None) -> int:
@@ -137,31 +143,47 @@ def doctor(out=None) -> int:
               f"  chapters   {start or 'not found: run acl-lab from the source checkout'}",
               "  binder     " + (binder_url() or "no GitHub remote 'origin' in this checkout: "
                                  "push it to GitHub, then run acl-lab doctor again")]
+    if binder_url():
+        lines.append("  binder 中文 " + binder_url(language="zh_CN"))
     print("\n".join(lines), file=out)
     if backend == "ascend" and not found.ok:
         print(HOW_TO_INSTALL, file=out)
     return 0 if usable else 1
 
 
-def lab_arguments(extra: list[str]) -> list[str]:
-    """Arguments of ``jupyter lab`` that open chapter 00, and print its URL (not the
-    Launcher's) as the address to open."""
-    chapter = START_NOTEBOOK.as_posix()
+def lab_arguments(extra: list[str], language: str = "en") -> list[str]:
+    """Arguments of ``jupyter lab`` that open chapter 00 of the ``language`` edition, and
+    print its URL (not the Launcher's) as the address to open. For zh_CN, JupyterLab's own
+    menus default to Chinese too (an overrides.json in a settings folder of acl_lab's)."""
+    chapter = START_NOTEBOOKS[language].as_posix()
     args = [f"--LabApp.default_url=/lab/tree/{chapter}", chapter, *extra]
+    if language != "en":
+        args.append(f"--LabApp.app_settings_dir={_lab_settings(language)}")
     if getattr(os, "geteuid", lambda: 1)() == 0:   # containers and workshop VMs often run as root
         args.append("--allow-root")
     return args
 
 
-def lab(extra: list[str]) -> int:
-    """Replace this process with JupyterLab opened at chapter 00."""
-    start = _find(START_NOTEBOOK)
+def _lab_settings(language: str) -> Path:
+    """A JupyterLab app-settings folder whose overrides.json makes ``language`` the default
+    language of JupyterLab's menus (a learner's own choice in Settings still wins)."""
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache",
+                  "acl_lab", f"lab-{language}")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "overrides.json").write_text(json.dumps({LAB_LOCALE: {"locale": language}}))
+    return folder
+
+
+def lab(extra: list[str], language: str = "en") -> int:
+    """Replace this process with JupyterLab opened at chapter 00 of ``language``'s edition."""
+    start = _find(START_NOTEBOOKS[language])
     if start is None:
-        print(f"acl-lab lab: {START_NOTEBOOK} not found here or in {CHECKOUT}; run it from "
-              f"the source checkout (git clone, then make lab).", file=sys.stderr)
+        print(f"acl-lab lab: {START_NOTEBOOKS[language]} not found here or in {CHECKOUT}; run "
+              f"it from the source checkout (git clone, then make lab).", file=sys.stderr)
         return 2
-    os.chdir(start.parent.parent)
-    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab", *lab_arguments(extra)])
+    os.chdir(start.parents[len(START_NOTEBOOKS[language].parts) - 1])
+    os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab",
+                              *lab_arguments(extra, language)])
     return 0   # not reached: execv does not return
 
 
@@ -203,7 +225,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("doctor", help="versions, backends, active profile, Jupyter status")
-    commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go to jupyter)")
+    lab_parser = commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go "
+                                     "to jupyter)")
+    lab_parser.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default="en",
+                            help="the edition to open (zh_CN: the Chinese one, menus too)")
     commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
     commands.add_parser("atc", add_help=False, help="convert an ONNX model to an offline model "
                         "(.om): --model=M.onnx --framework=5 --output=M --soc_version=...")
@@ -226,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
         return doctor()
-    return lab(extra) if args.command == "lab" else bench(extra)
+    return lab(extra, args.lang) if args.command == "lab" else bench(extra)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """`acl-lab doctor | lab | bench`: what a workshop helper reads, and what the shortcuts run."""
 import io
+import json
 import os
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -111,7 +113,8 @@ def test_binder_url_needs_a_github_remote(monkeypatch):
 
 
 def test_doctor_prints_the_binder_link_of_this_checkout(monkeypatch):
-    monkeypatch.setattr(cli, "binder_url", lambda remote=None: "https://mybinder.org/v2/gh/o/r")
+    monkeypatch.setattr(cli, "binder_url",
+                        lambda remote=None, language="en": "https://mybinder.org/v2/gh/o/r")
     rc, text = _doctor(monkeypatch, None)
     assert "binder     https://mybinder.org/v2/gh/o/r" in text
 
@@ -149,3 +152,29 @@ def test_an_unknown_command_is_a_usage_error():
     with pytest.raises(SystemExit) as e:
         cli.main(["frobnicate"])
     assert e.value.code == 2
+
+
+def test_lab_in_chinese_opens_the_chinese_chapter_00_with_chinese_menus(monkeypatch, tmp_path):
+    (tmp_path / "notebooks" / "zh_CN").mkdir(parents=True)
+    (tmp_path / "notebooks" / "zh_CN" / "00_start_here.ipynb").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    ran = []
+    monkeypatch.setattr(os, "execv", lambda exe, argv: ran.append((argv, os.getcwd())))
+    assert cli.main(["lab", "--lang", "zh_CN", "--no-browser"]) == 0
+    argv, cwd = ran[0]
+    assert cwd == str(tmp_path)
+    assert "--LabApp.default_url=/lab/tree/notebooks/zh_CN/00_start_here.ipynb" in argv
+    settings = next(a for a in argv if a.startswith("--LabApp.app_settings_dir="))
+    overrides = Path(settings.split("=", 1)[1], "overrides.json")
+    assert json.loads(overrides.read_text()) == {
+        "@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}}
+
+
+def test_make_lab_zh_and_the_chinese_binder_link():
+    makefile = (cli.CHECKOUT / "Makefile").read_text()
+    assert "lab-zh: $(STAMP)\n\t$(VENV)/bin/acl-lab lab --lang zh_CN\n" in makefile
+    assert cli.binder_url("https://github.com/o/acl_lab.git", "zh_CN").endswith(
+        "?urlpath=lab/tree/notebooks/zh_CN/00_start_here.ipynb")
+    assert (cli.CHECKOUT / cli.START_NOTEBOOKS["zh_CN"]).exists()
