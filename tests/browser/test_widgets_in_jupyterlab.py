@@ -34,6 +34,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ZH_START = ROOT / "notebooks" / "zh_CN" / "00_start_here.ipynb"
+# Draws ``text`` and a code point no font has (its "tofu" box) in the font of the notebook's
+# prose; the same pixels mean Chinese shows as boxes (no CJK font in the system).
+TOFU = """([text]) => {
+  const prose = document.querySelector('.jp-RenderedMarkdown p');
+  const font = getComputedStyle(prose).fontSize + ' ' + getComputedStyle(prose).fontFamily;
+  const draw = (s) => { const c = document.createElement('canvas'); c.width = 64; c.height = 32;
+    const g = c.getContext('2d'); g.font = font; g.fillText(s, 2, 24);
+    return Array.from(g.getImageData(0, 0, 64, 32).data).join(); };
+  return Array.from(text).filter(ch => draw(ch) === draw('\\u{10FFFD}'));
+}"""
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run"]
@@ -190,6 +201,9 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     for chapter in CHAPTERS:
         shutil.copy(chapter, root / chapter.name)
+    if ZH_START.exists():
+        (root / "zh_CN").mkdir()
+        shutil.copy(ZH_START, root / "zh_CN" / ZH_START.name)
     write_notebook(root / "widgets.ipynb", [nbformat.v4.new_code_cell(c) for c in CELLS])
     cells = []
     for kind, source, slide in PRESENTING:
@@ -386,4 +400,27 @@ def test_presenting_keeps_views_live_and_notes_folded(page, lab):
         page.screenshot(path=str(artifact))
     except Exception:
         page.screenshot(path=str(artifact.with_name("presenting-failure.png")))
+        raise
+
+
+def test_the_chinese_edition_shows_chinese_not_boxes(page, lab):
+    """Chapter 00 of notebooks/zh_CN/ runs, its views render, and its Chinese prose and view
+    text are drawn with real glyphs (.ci/run installs fonts-noto-cjk for the browser)."""
+    if not ZH_START.exists():
+        pytest.fail("notebooks/zh_CN/00_start_here.ipynb is missing")
+    shot = ARTIFACTS / "chapters" / "zh_CN-00_start_here.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    nb = nbformat.read(ZH_START, as_version=4)
+    try:
+        open_notebook(page, lab, f"zh_CN/{ZH_START.name}", len(nb.cells))
+        run_all(page, within_s=120)
+        text = page.evaluate("document.querySelector('.jp-Notebook').textContent")
+        for error in WIDGET_ERRORS:
+            assert error not in text
+        assert "运行" in text and "练习" in text
+        assert page.evaluate(TOFU, ["运行管理资源内存练习通过"]) == [], \
+            "Chinese is drawn as boxes: install a CJK font (fonts-noto-cjk)"
+        page.screenshot(path=str(shot))
+    except Exception:
+        page.screenshot(path=str(shot.with_name("zh_CN-00_start_here-failure.png")))
         raise
