@@ -181,7 +181,7 @@ def draw_pool(model: PoolViewModel) -> str:
         row, x = divmod(off, row_bytes)
         x /= per_px
         w = text_width(s.name, 10)
-        if s.length / per_px >= w + 6 and (off % row_bytes) + s.length <= row_bytes:
+        if min(s.length, row_bytes - off % row_bytes) / per_px >= w + 6:   # its first row
             inside.append((row, x, s))
         else:
             under[row].append((x, w, s))
