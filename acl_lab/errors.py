@@ -689,7 +689,7 @@ def message_ids() -> set[str]:
 def explain(code: int) -> str:
     """'ACL_ERROR_XXX (code): meaning and what to do', for any int."""
     if code not in ERROR_NAMES:
-        return f"{code}: {_UNKNOWN}"
+        return f"{code}: {_meaning(code)}"
     return f"{ERROR_NAMES[code]} ({code}): {_meaning(code)}"
 
 
