@@ -9,11 +9,11 @@ Heavy pieces (the simulator, numpy, widgets) load on first use, so importing sta
 from __future__ import annotations
 
 from . import constants
-from .errors import AclLabError, explain
+from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "AclLabError",
-           "constants", "inject"]
+           "SimulatorLimit", "constants", "inject"]
 __version__ = "0.1.0"
 
 _active = None   # (Backend, Traced acl, Trace) of the last load()

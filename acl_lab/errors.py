@@ -5,7 +5,7 @@ page, reworded; codes that page leaves out are explained from the comments of
 hicann/runtime's rt_error_codes.h.
 """
 
-from acl_lab.constants import ERROR_NAMES
+from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
 
 _SUPPORT = "Application code cannot fix this: collect the logs and contact Huawei support."
 _PERSISTS = "If it keeps happening, collect the logs and contact Huawei support."
@@ -690,6 +690,14 @@ class AclLabError(Exception):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code}): {self.message}"
+
+
+class SimulatorLimit(AclLabError):
+    """The simulator would need more host RAM than its budget for simulated bytes; the call
+    changed nothing. Carries ACL_ERROR_BAD_ALLOC, what ACL answers when host memory runs out."""
+
+    def __init__(self, message: str):
+        super().__init__(ACL_ERROR_BAD_ALLOC, message)
 
 
 def check(ret: int, message: str | None = None) -> None:

@@ -47,28 +47,58 @@ class FreeList:
                 break
         else:
             return None
-        self._remove(start, length)
-        if addr > start:
-            self._add(start, addr - start)
-        end, block_end = addr + nbytes, start + length
-        if block_end > end:
-            self._add(end, block_end - end)
-        self.used += nbytes
+        added, used = [], self.used
+        try:
+            self._remove(start, length)
+            if addr > start:
+                added.append((start, addr - start))
+                self._add(start, addr - start)
+            end, block_end = addr + nbytes, start + length
+            if block_end > end:
+                added.append((end, block_end - end))
+                self._add(end, block_end - end)
+            self.used += nbytes
+        except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
+            self._undo([(start, length)], added, used)
+            raise
         return addr
 
     def give_back(self, addr: int, nbytes: int) -> None:
         """Return [addr, addr+nbytes), merging with free neighbours."""
         start, end = addr, addr + nbytes
-        before = self._by_end.get(start)
-        if before is not None:
-            self._remove(before, start - before)
-            start = before
-        after = self._by_start.get(end)
-        if after is not None:
-            self._remove(end, after)
-            end += after
-        self._add(start, end - start)
-        self.used -= nbytes
+        removed, used = [], self.used
+        try:
+            before = self._by_end.get(start)
+            if before is not None:
+                removed.append((before, start - before))
+                self._remove(before, start - before)
+                start = before
+            after = self._by_start.get(end)
+            if after is not None:
+                removed.append((end, after))
+                self._remove(end, after)
+                end += after
+            self._add(start, end - start)
+            self.used -= nbytes
+        except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
+            self._undo(removed, [(start, end - start)], used)
+            raise
+
+    def _undo(self, removed: list, added: list, used: int) -> None:
+        """Restore the blocks an interrupted alloc / give_back removed or added, whichever of
+        their records it had reached. The sorted index may itself have been cut mid-update,
+        so it is rebuilt from the dicts."""
+        for start, length in added:
+            if self._by_start.get(start) == length:
+                del self._by_start[start]
+            if self._by_end.get(start + length) == start:
+                del self._by_end[start + length]
+        for start, length in removed:
+            self._by_start[start] = length
+            self._by_end[start + length] = start
+        self._index = SortedList(length << self._bits | start - self.base
+                                 for start, length in self._by_start.items())
+        self.used = used
 
     @property
     def free(self) -> int:

@@ -3,6 +3,8 @@ call frees what, what each allocator is called in C, which copy kinds exist and 
 direction two pointers make. One table each, so both backends judge misuse alike."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import constants as C
@@ -92,3 +94,70 @@ def range_refusal(call: str, what: str, addr: int, count: int, block,
                 f"end of {block.describe()}. Use at most {end - addr} B from there. (Real ACL "
                 f"cannot always see this; on hardware it corrupts memory or crashes.)")
     return None
+
+
+def note_registration(spans: list, offset: int, array, writeable: bool) -> list:
+    """The read-only spans ``(offset, nbytes)`` of a registered buffer after numpy_to_ptr of
+    ``array`` at ``offset``: a read-only view makes its bytes read-only; registering a
+    writable array over them again makes them writable (the latest registration decides)."""
+    span = (offset, array.nbytes)
+    if not writeable:
+        return spans if span in spans else spans + [span]
+    return [(lo, n) for lo, n in spans if not (offset <= lo and lo + n <= offset + array.nbytes)]
+
+
+def is_read_only(owner, spans: list, offset: int, n: int) -> bool:
+    """May nobody write [offset, offset+n) of pageable memory ``owner`` (a numpy array or a
+    bytes-like object)? A read-only array or view (on hardware the write would fault or
+    change data numpy promised nobody changes), and the one-byte bytes objects every Python
+    program shares. A program's own bytes object is written in place, as pyACL does."""
+    if not isinstance(owner, np.ndarray):
+        return isinstance(owner, bytes) and len(owner) <= 1
+    return not owner.flags.writeable or any(lo < offset + n and offset < lo + size
+                                            for lo, size in spans)
+
+
+def read_only_refusal(call: str, what: str, addr: int, block) -> str:
+    """Why ``call`` must not write ``what`` at ``addr`` inside read-only ``block``."""
+    return (f"{call}: {what} 0x{addr:x} is {block.describe()}, which is read-only (a "
+            f"read-only numpy array or view, or a bytes object of at most one byte, which "
+            f"Python shares between all code). Write into a writable numpy array, a fresh "
+            f"bytes object of your own (np_data.tobytes()) or aclrtMallocHost memory instead.")
+
+
+def _refcount(holder, attr: str) -> int:
+    return sys.getrefcount(getattr(holder, attr))
+
+
+class _Probe:
+    owner = None
+
+
+_PROBE = _Probe()
+_PROBE.owner = bytearray(1)
+_HELD_ONCE = _refcount(_PROBE, "owner")
+
+
+def program_holds(holder, attr: str) -> bool:
+    """Does anything besides ``holder.attr`` still reference that object?"""
+    return _refcount(holder, attr) > _HELD_ONCE
+
+
+#: bytes objects the program already dropped that a registry keeps alive anyway: pyACL keeps
+#: no reference, yet official samples pass a temporary (bytes_to_ptr(image.tobytes())) and
+#: use the pointer afterwards, which on hardware only works while the freed memory is left
+#: alone. The newest ones stay valid; beyond this bound they are released.
+KEEP_DROPPED, KEEP_DROPPED_BYTES = 64, 64 << 20
+
+
+def dropped_beyond_bound(registrations: list, attr: str) -> list:
+    """Of bytes ``registrations`` (oldest first, each with ``size`` and the object at
+    ``attr``), those whose object the program dropped, beyond the newest KEEP_DROPPED (at
+    most KEEP_DROPPED_BYTES): the ones to release."""
+    dropped = [r for r in registrations if not program_holds(r, attr)]
+    kept, total = 0, 0
+    for r in reversed(dropped):
+        if kept == KEEP_DROPPED or total + r.size > KEEP_DROPPED_BYTES:
+            break
+        kept, total = kept + 1, total + r.size
+    return dropped[:len(dropped) - kept]

@@ -126,7 +126,8 @@ class Trace:
         self.calls.clear()
 
     def table(self, last: int | None = 20, name: str | None = None) -> "TraceTable":
-        rows = [c for c in self.calls if name is None or name in c.name]
+        with self._append_lock:     # other threads may be appending calls meanwhile
+            rows = [c for c in self.calls if name is None or name in c.name]
         return TraceTable(rows[-last:] if last else rows)
 
     def __repr__(self) -> str:

@@ -32,8 +32,10 @@ def world(acl):
     w.dvpp, _ = acl.media.dvpp_malloc(300)
     w.array = np.arange(512, dtype=np.uint16).astype(np.uint8)
     w.np_ptr = acl.util.numpy_to_ptr(w.array)
-    w.frozen = bytes(range(256))
-    w.frozen_ptr = acl.util.bytes_to_ptr(w.frozen)
+    w.frozen_root = np.arange(256, dtype=np.uint16).astype(np.uint8)
+    w.frozen = w.frozen_root[:]            # a read-only view of a writable array
+    w.frozen.flags.writeable = False
+    w.frozen_ptr = acl.util.numpy_to_ptr(w.frozen)
     hbm_huge = sum(p.size for p in PROFILES["910b"].pools
                    if (p.kind, p.page, p.p2p) == ("HBM", "huge", False))
     assert acl.rt.malloc(hbm_huge - 4 * MiB, HUGE_HBM)[1] == 0       # 4 MiB of huge HBM left
@@ -59,7 +61,7 @@ def world(acl):
     def contents():
         return {"host": acl.util.ptr_to_bytes(w.host, 512), "dev": device_bytes(w.dev, 512),
                 "dev2": device_bytes(w.dev2, 512), "dvpp": device_bytes(w.dvpp, 300),
-                "array": w.array.tobytes(), "frozen": bytes(w.frozen)}
+                "array": w.array.tobytes(), "frozen": w.frozen.tobytes()}
     w.contents = contents
     return w
 
@@ -102,7 +104,7 @@ CASES = [
      C.ACL_ERROR_RT_PARAM_INVALID),
     ("memcpy_use_after_free", lambda w: w.acl.rt.memcpy(w.freed, 64, w.host, 64, H2D),
      C.ACL_ERROR_RT_PARAM_INVALID),
-    ("memcpy_into_bytes", lambda w: w.acl.rt.memcpy(w.frozen_ptr, 256, w.host, 256, H2H),
+    ("memcpy_into_read_only_view", lambda w: w.acl.rt.memcpy(w.frozen_ptr, 256, w.host, 256, H2H),
      C.ACL_ERROR_RT_PARAM_INVALID),
     ("memcpy_async_unaligned",
      lambda w: w.acl.rt.memcpy_async(w.dev2 + 32, 256, w.host, 256, H2D, w.stream),
@@ -119,7 +121,7 @@ CASES = [
      C.ACL_ERROR_INVALID_PARAM),
     ("memset_count_over_max", lambda w: w.acl.rt.memset(w.host, 100, 0, 101),
      C.ACL_ERROR_RT_PARAM_INVALID),
-    ("memset_into_bytes", lambda w: w.acl.rt.memset(w.frozen_ptr, 256, 0, 256),
+    ("memset_into_read_only_view", lambda w: w.acl.rt.memset(w.frozen_ptr, 256, 0, 256),
      C.ACL_ERROR_RT_PARAM_INVALID),
     ("memset_async_count_over_max", lambda w: w.acl.rt.memset_async(w.dev2, 10, 0, 11, w.stream),
      C.ACL_ERROR_RT_PARAM_INVALID),

@@ -39,7 +39,8 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.align import align_up, segment_size
-from acl_lab.errors import AclLabError
+from acl_lab.backends import _sim_backend
+from acl_lab.errors import AclLabError, SimulatorLimit
 from acl_lab.pool import GUARD_BYTE, RULES, MemoryPool
 from acl_lab.sim.profiles import PROFILES, GiB, MiB
 
@@ -76,6 +77,7 @@ MEM_ATTRS = {
     C.ACL_MEM_HUGE1G: (None, "huge1g", False), C.ACL_MEM_P2P_NORMAL: (None, "normal", True),
     C.ACL_MEM_P2P_HUGE: (None, "huge", True), C.ACL_MEM_P2P_HUGE1G: (None, "huge1g", True),
 }
+PAGEABLE = ("numpy", "bytes")   # Python's memory registered through acl.util
 FREE_CALL = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
              "dvpp_malloc": "dvpp_free", "malloc_host": "free_host"}
 
@@ -1403,6 +1405,119 @@ class AclMachine(RuleBasedStateMachine):
         assert "contiguous" in self.acl.get_recent_err_msg()
         assert acl_lab.snapshot() == before
 
+    # ----- the sandbox: bytes objects, read-only views, bad shapes, the host budget -------------
+    @rule(data=st.data(), size=st.integers(1, WINDOW), seed=st.integers(0, 255))
+    @precondition(lambda self: sum(b.api == "bytes" for b in self.live_blocks()) < 2)
+    def register_bytes(self, data, size, seed):
+        """pyACL's bytes_to_ptr pattern: a fresh bytes object, written in place through its
+        pointer. A one-byte object is one Python shares between all code: read-only."""
+        if self.rare(data, 4):
+            size = 1
+        obj = np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8).tobytes()
+        ptr = self.acl.util.bytes_to_ptr(obj)
+        assert ptr != 0 and self.acl.util.bytes_to_ptr(obj) == ptr
+        if ptr not in self.m.blocks:
+            self.arrays.append(obj)                 # the program keeps it alive, as pyACL asks
+            self.m.blocks[ptr] = Block(ptr, size, "bytes", "host", None, size, None,
+                                       array=np.frombuffer(obj, np.uint8), read_only=size == 1)
+            STATS["bytes objects registered"] += 1
+
+    @rule(data=st.data())
+    def register_read_only_view(self, data):
+        """numpy_to_ptr of a read-only view makes its bytes read-only; the writable array
+        registered again makes them writable (the latest registration decides)."""
+        roots = [b for b in self.live_blocks() if b.api == "numpy" and b.array.flags.writeable]
+        if not roots:
+            return
+        b = data.draw(st.sampled_from(roots))
+        view = b.array[:]
+        view.flags.writeable = not data.draw(st.booleans())
+        assert self.acl.util.numpy_to_ptr(view if not view.flags.writeable else b.array) == b.ptr
+        b.read_only = not view.flags.writeable
+        STATS["read-only views registered"] += b.read_only
+
+    @rule(data=st.data())
+    def bad_shapes_and_strides(self, data):
+        """Negative or huge dimensions, strides and offsets never reach memory: ValueError
+        from ptr_to_numpy, a NULL tensor or ACLNN_ERR_PARAM_INVALID from aclnn."""
+        before = acl_lab.snapshot()
+        host = [b for b in self.live_blocks() if b.location == "host" and b.size >= 8]
+        if host:
+            b = data.draw(st.sampled_from(host))
+            shape = data.draw(st.sampled_from([(-1,), (4, -1), (1 << 63,), (1 << 40, 1 << 40),
+                                               (b.size + 1,)]))
+            with pytest.raises((ValueError, AclLabError)):
+                self.acl.util.ptr_to_numpy(b.ptr, shape, np.dtype(np.uint8).num)
+            with pytest.raises(ValueError):
+                self.acl.util.ptr_to_bytes(b.ptr, -1)
+        dev = [b for b in self.live_blocks() if b.location == "device" and b.size >= 64]
+        if dev:
+            b, nn = data.draw(st.sampled_from(dev)), self.acl.nn
+            strides, offset = data.draw(st.sampled_from([([-1], 7), ([1], -1), ([-8], 0)]))
+            assert nn.create_tensor([8], C.ACL_UINT8, strides, offset, C.ACL_FORMAT_ND,
+                                    [b.size], b.ptr) == 0
+            assert "negative" in self.acl.get_recent_err_msg()
+            dims = data.draw(st.sampled_from([[1 << 62, 4], [b.size + 1], [2, 1 << 40]]))
+            t = nn.create_tensor(dims, C.ACL_UINT8, [1] * len(dims), 0, C.ACL_FORMAT_ND,
+                                 [b.size], b.ptr)
+            assert t != 0
+            assert nn.inplace_copy_get_workspace_size(t, t)[-1] == C.ACLNN_ERR_PARAM_INVALID
+            assert nn.destroy_tensor(t) == OK
+        STATS["bad shapes refused"] += 1
+        assert acl_lab.snapshot() == before
+
+    @rule(data=st.data(), is_async=st.booleans())
+    @needs_context
+    def hit_the_host_budget(self, data, is_async):
+        """A write that needs more host RAM than the budget has left raises SimulatorLimit
+        and changes nothing (the budget is lowered to just below what the write needs)."""
+        rt = _sim_backend(None).acl._sim.rt
+        fresh = [(b, rt.memory.allocs[b.ptr]) for b in self.live_blocks()
+                 if b.pool is not None and not b.read_only]
+        fresh = [(b, a) for b, a in fresh if a.fresh_bytes(0, a.size)]
+        ctx = self.m.contexts.get(self.m.current)
+        streams = sorted(h for h, s in self.m.streams.items() if ctx and s.device == ctx.device)
+        if not fresh or is_async and not streams:
+            return
+        b, a = data.draw(st.sampled_from(fresh))
+        ram, before = rt.memory.ram, acl_lab.snapshot()
+        limit = ram.limit
+        ram.limit = ram.used + ram.reserved + a.fresh_bytes(0, a.size) - 1
+        try:
+            with pytest.raises(SimulatorLimit, match="budget"):
+                if is_async:
+                    self.acl.rt.memset_async(b.ptr, b.size, 1, b.size,
+                                             data.draw(st.sampled_from(streams)))
+                else:
+                    self.acl.rt.memset(b.ptr, b.size, 1, b.size)
+        finally:
+            ram.limit = limit
+        STATS["budget limits hit"] += 1
+        assert acl_lab.snapshot() == before
+
+    @rule(data=st.data())
+    @late
+    def reset_with_live_views(self, data):
+        """acl_lab.reset() while ptr_to_numpy arrays of the old process are alive: the arrays
+        stay safe to touch (no crash), and the new process starts clean."""
+        host = [b for b in self.live_blocks() if b.location == "host" and b.pool is not None]
+        views = [self.acl.util.ptr_to_numpy(b.ptr, (min(b.size, WINDOW),), np.dtype(np.uint8).num)
+                 for b in host[:2]]
+        self.check_bytes()
+        profile = self.m.profile.name
+        acl_lab.reset(profile)
+        for v in views:
+            v[:] = 0x5A                      # the old process's memory: mapped, harmless
+        assert acl_lab.snapshot()["allocations"] == [] and acl_lab.snapshot()["touched_bytes"] == 0
+        self.m = Model(PROFILES[profile])
+        self.clock = 0.0
+        self.arrays, self.pools = [], []
+        self.scratch = np.zeros(WINDOW, np.uint8)
+        self.register(self.scratch, internal=True)
+        self.call(self.plan_init, self.acl.init)
+        self.call(lambda: self.plan_set_device(0), self.acl.rt.set_device, 0)
+        STATS["resets with live views"] += 1
+
     @rule(attr=st.one_of(st.integers(0, 17), st.sampled_from([-1, 18, 1 << 40, 1 << 64])))
     @needs_context
     def get_mem_info(self, attr):
@@ -1466,7 +1581,7 @@ class AclMachine(RuleBasedStateMachine):
             if count > maximum:
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             b = m.resolve(ptr, count)
-            if b.read_only or is_async and b.api == "numpy":
+            if b.read_only or is_async and b.api in PAGEABLE:
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             self.check_submit(s)
             off = ptr - b.ptr
@@ -1537,7 +1652,7 @@ class AclMachine(RuleBasedStateMachine):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)       # sync copies trust no kind
             if actual == D2D and not m.peer_ok(d.device, sa.device):
                 raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
-            pageable = "numpy" in (d.api, sa.api)
+            pageable = d.api in PAGEABLE or sa.api in PAGEABLE
             if is_async and actual == H2H and (pageable or m.profile.run_mode == C.ACL_HOST):
                 raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)   # no async H2H on a host
             if is_async and pageable:      # "synchronize the stream, then copy" (ACL)
@@ -2258,6 +2373,9 @@ def test_random_api_sequences_keep_every_invariant(tmp_path, capsys):
               f"({STATS['expected failures']} expected failures, {STATS['type errors']} "
               f"TypeErrors, {len(CALLS)} distinct call/code outcomes); "
               f"{STATS['bytes checked']} bytes read back and checked; 0 invariant violations")
+        print("[fuzz] sandbox: " + ", ".join(f"{STATS[k]} {k}" for k in (
+            "bytes objects registered", "read-only views registered", "bad shapes refused",
+            "budget limits hit", "resets with live views")))
         if custom:      # a long run by hand: how often each call returned each code
             for (name, ret), n in sorted(CALLS.items()):
                 print(f"  {name:32} {ret:7} {n}")

@@ -88,20 +88,31 @@ def test_reading_unknown_or_overrun_memory_raises(acl):
 
 
 # ----- bytes_to_ptr --------------------------------------------------------------------------
-def test_bytes_to_ptr_is_a_read_only_source(acl):
+def test_bytes_to_ptr_memory_is_written_in_place(acl):
+    """pyACL's documented pattern (Ascend/samples' memory samples): copy into a fresh bytes
+    object through bytes_to_ptr, read it back with np.frombuffer."""
     data = bytes(range(64))
     ptr = acl.util.bytes_to_ptr(data)
     assert acl.util.bytes_to_ptr(data) == ptr
     host, _ = acl.rt.malloc_host(64)
     assert acl.rt.memcpy(host, 64, ptr, 64, H2H) == 0
-    assert acl.util.ptr_to_bytes(host, 64) == data
+    assert acl.util.ptr_to_bytes(host, 64) == bytes(range(64))
 
-    assert acl.rt.memcpy(ptr, 64, host, 64, H2H) == C.ACL_ERROR_RT_PARAM_INVALID
-    message = acl.get_recent_err_msg()
-    assert "read-only" in message and f"0x{ptr:x}" in message
-    assert acl.rt.memset(ptr, 64, 0, 64) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert acl.rt.memset(host, 64, 7, 64) == 0
+    assert acl.rt.memcpy(ptr, 64, host, 64, H2H) == 0
+    assert np.frombuffer(data, np.uint8).tolist() == [7] * 64
+    assert acl.rt.memset(ptr, 64, 9, 64) == 0
+    assert data == b"\x09" * 64
+
+
+def test_one_byte_bytes_objects_are_shared_and_read_only(acl):
+    shared = bytes([7])       # CPython hands every program the same one-byte object
+    host, _ = acl.rt.malloc_host(64)
+    assert acl.rt.memset(acl.util.bytes_to_ptr(shared), 1, 0, 1) == C.ACL_ERROR_RT_PARAM_INVALID
     assert "read-only" in acl.get_recent_err_msg()
-    assert data == bytes(range(64))
+    view = acl.util.ptr_to_numpy(acl.util.bytes_to_ptr(shared), (1,), np.dtype(np.uint8).num)
+    assert not view.flags.writeable
+    assert shared == b"\x07"
 
 
 def test_read_only_numpy_array_is_refused_as_destination(acl):

@@ -40,9 +40,16 @@ def _sim_backend(profile: str | None) -> Backend:
         name="sim", acl=sim.acl,
         clock=lambda: sim.rt.sched.now_us,
         last_task=lambda: sim.rt.sched.timeline[-1] if sim.rt.sched.timeline else None,
-        snapshot=lambda: sim.rt.snapshot(),
+        snapshot=lambda: _snapshot(sim),
         reset=lambda p=None: sim.reset(get_profile(p) if p else None),
     )
+
+
+def _snapshot(sim) -> dict:
+    """The simulator's state, taken under its lock (other threads may be calling)."""
+    rt = sim.rt
+    with rt.lock:
+        return rt.snapshot()
 
 
 def select(backend: str | None = None, profile: str | None = None) -> Backend:

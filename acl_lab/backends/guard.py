@@ -15,6 +15,7 @@ the registry (which ``acl_lab.snapshot()`` reads), but refuses nothing.
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import sys
 import threading
@@ -22,7 +23,7 @@ import time
 import types
 import weakref
 from bisect import bisect_right, insort
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,11 +31,15 @@ from .. import constants as C
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, FREED_BY, H2D, NPY_TYPES,
-                            c_name, free_refusal, kind_name, range_refusal, root_array)
+                            KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
+                            is_read_only, kind_name, note_registration, range_refusal,
+                            read_only_refusal, root_array)
 from ..trace import NAMESPACES
 from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
+_VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
+                                             "malloc_host"))
 _STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
 
 
@@ -58,6 +63,7 @@ class Entry:
     location: str          # "device" or "host": where a copy must treat it as living
     device: int | None
     owner: object = None   # numpy: weakref to the array owning the buffer; bytes: the object
+    read_only_spans: list = field(default_factory=list)   # (offset, n) of read-only views
 
     @property
     def end(self) -> int:
@@ -75,8 +81,15 @@ class Entry:
         return self.size if self.python_owned else malloc_footprint(self.size)
 
     def alive(self) -> bool:
-        o = self.owner
-        return not isinstance(o, weakref.ref) or o() is not None
+        """Is the numpy array still there? (A bytes object is held here, which keeps the
+        memory valid, until Registry.prune_bytes releases it.)"""
+        return not isinstance(self.owner, weakref.ref) or self.owner() is not None
+
+    def read_only(self, offset: int, n: int) -> bool:
+        if not self.python_owned:
+            return False
+        o = self.owner() if isinstance(self.owner, weakref.ref) else self.owner
+        return is_read_only(o, self.read_only_spans, offset, n)
 
     @property
     def where(self) -> str:
@@ -107,6 +120,13 @@ class Registry:
         self.entries[e.ptr] = e
         insort(self._starts, e.ptr)
         self._gone.pop(e.ptr, None)
+
+    def prune_bytes(self) -> None:
+        """Release bytes objects the program dropped, beyond memory_rules' bound."""
+        regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
+        if len(regs) > 2 * KEEP_DROPPED:
+            for e in dropped_beyond_bound(regs, "owner"):
+                self.drop(e, "the program dropped its bytes object (pyACL keeps no reference)")
 
     def drop(self, e: Entry, why: str) -> None:
         del self.entries[e.ptr]
@@ -176,6 +196,10 @@ class Guard:
         self.streams: dict[int, int | None] = {}   # handle -> device
         self.events: dict[int, int | None] = {}
         self.reports: list[str] = []
+        self.views: list[tuple] = []                # (weakref to a ptr_to_numpy array, ptr, n)
+        self.queued: dict[int, list[tuple]] = {}    # stream -> (ptr, n) written by async calls
+        self.capturing: dict[int, set] = {}         # stream -> starts of blocks captured tasks use
+        self.captured: dict[int, set] = {}          # model RI -> starts of blocks its tasks use
         self._run_mode: int | None = None
         self._local = threading.local()             # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
@@ -209,6 +233,7 @@ class Guard:
         """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
         check, after = hook or (None, None)
         raises = name.startswith("util.")
+        fail = (0,) if name in _VALUE_CALLS else ()   # a refused malloc is (NULL, code)
 
         @functools.wraps(real_fn)
         def call(*args, **kwargs):
@@ -222,7 +247,7 @@ class Guard:
                     self._local.refusal = r.message + _STOPPED
                     if raises:
                         raise AclLabError(r.code, self._local.refusal) from None
-                    return r.code
+                    return (*fail, r.code) if fail else r.code
             result = real_fn(*args, **kwargs)
             if not raises and _code(result) != 0:
                 self._local.refusal = None      # the runtime's own message is the latest now
@@ -244,19 +269,24 @@ class Guard:
         return (time.perf_counter() - self._t0) * 1e6
 
     def _hooks(self) -> dict[str, dict]:
-        rt = {name: (None, self._note_malloc(name))
-              for name in ("malloc", "malloc_align32", "malloc_cached")}
+        rt = {name: (self._check_size(name), self._note_malloc(name))
+              for name in ("malloc", "malloc_align32", "malloc_cached", "malloc_host")}
         rt.update(
             free=(self.models.guard_free(self._check_free("free")), self._note_free("free")),
-            malloc_host=(None, self._note_malloc("malloc_host")),
             free_host=(self._check_free("free_host"), self._note_free("free_host")),
-            memset=(self._check_memset, None), memset_async=(self._check_memset, None),
-            memcpy=(self._check_memcpy, None), memcpy_async=(self._check_memcpy, None),
-            memcpy2d=(self._check_memcpy2d, None), memcpy2d_async=(self._check_memcpy2d, None),
+            memset=(self._check_memset, None),
+            memset_async=(self._check_memset, self._note_async(lambda a: (a[0], a[3]))),
+            memcpy=(self._check_memcpy, None),
+            memcpy_async=(self._check_memcpy, self._note_async(lambda a: (a[0], a[3]))),
+            memcpy2d=(self._check_memcpy2d, None),
+            memcpy2d_async=(self._check_memcpy2d, self._note_async(
+                lambda a: (a[0], (a[5] - 1) * a[1] + a[4]))),
+            synchronize_stream=(None, self._note_synchronized),
+            synchronize_device=(None, self._note_synchronized),
             set_device=(None, self._note_set_device),
             reset_device=(None, self._note_reset_device),
             create_stream=(None, self._note_handle(self.streams)),
-            destroy_stream=(None, self._note_destroy(self.streams)),
+            destroy_stream=(None, self._note_destroy(self.streams, self.queued)),
             create_event=(None, self._note_handle(self.events)),
             destroy_event=(None, self._note_destroy(self.events)),
             # the same bookkeeping for the runtime's wider calls (flags, config, force)
@@ -266,14 +296,21 @@ class Guard:
             create_event_with_flag=(None, self._note_handle(self.events)),
             create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
+        watched = self.models.hooks()       # offline models (load / unload)
+        watched.setdefault("mdl", {}).update(
+            ri_capture_begin=(None, self._note_capture_begin),
+            ri_capture_end=(None, self._note_capture_end),
+            ri_execute=(self._check_model, None),
+            ri_execute_async=(self._check_model, None),
+            ri_destroy=(None, self._note_destroy(self.captured)))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
                 "bytes_to_ptr": (None, self._note_python("bytes")),
-                "ptr_to_numpy": (self._check_ptr_to_numpy, None),
+                "ptr_to_numpy": (self._check_ptr_to_numpy, self._note_view),
                 "ptr_to_bytes": (self._check_ptr_to_bytes, None)}
         top = {"init": (None, self._note_init), "finalize": (None, self._note_finalize)}
-        return {"": top, "rt": rt, "media": media, "util": util, **self.models.hooks()}
+        return {"": top, "rt": rt, "media": media, "util": util, **watched}
 
     # ----- what the real runtime tells the guard -----------------------------------------
     def _current_device(self) -> int | None:
@@ -302,20 +339,32 @@ class Guard:
         def after(ret, ptr):
             e = self.registry.entries.get(ptr)
             if ret == 0 and e is not None:
+                views = self._live_views(e)
+                if views:
+                    self.report(f"{c_name(api)}: 0x{ptr:x} was freed while arrays from "
+                                f"acl.util.ptr_to_numpy still point into it ({', '.join(views)})."
+                                f" Reading or writing them now is a use-after-free: on the "
+                                f"device it crashes or corrupts. Copy what you need "
+                                f"(array.copy()) before freeing, and drop the arrays.")
                 self.registry.drop(e, f"freed by {c_name(api)}")
         return after
 
     def _note_python(self, api: str):
         def after(ptr, obj):
-            if not ptr or self.registry.find(ptr) is not None:
-                return      # NULL, or memory already known (e.g. an array over malloc_host)
-            if api == "numpy":      # the whole buffer counts, though ptr may be a view's
+            if not ptr:
+                return
+            e = self.registry.find(ptr)
+            if e is None and api == "numpy":    # the whole buffer counts, though ptr may be a view's
                 root = root_array(obj)
                 into = obj.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-                self.registry.add(Entry(ptr - into, root.nbytes, api, "host", None,
-                                        weakref.ref(root)))
-            else:
+                e = Entry(ptr - into, root.nbytes, api, "host", None, weakref.ref(root))
+                self.registry.add(e)
+            elif e is None:
                 self.registry.add(Entry(ptr, len(obj), api, "host", None, obj))
+                self.registry.prune_bytes()
+            if e is not None and e.api == "numpy" and isinstance(obj, np.ndarray):
+                e.read_only_spans = note_registration(e.read_only_spans, ptr - e.ptr, obj,
+                                                      obj.flags.writeable)
         return after
 
     def _note_set_device(self, ret, device):
@@ -354,11 +403,54 @@ class Guard:
                 table[handle] = self._current_device()
         return after
 
-    def _note_destroy(self, table: dict):
+    def _note_destroy(self, *tables: dict):
         def after(ret, handle):
             if ret == 0:
-                table.pop(handle, None)
+                for table in tables:
+                    table.pop(handle, None)
         return after
+
+    def _note_async(self, span):
+        """An async write was queued: what it writes, until its stream is synchronized
+        (freeing that memory first must wait for it); in a capture, what the model uses."""
+        def after(ret, *args):
+            stream = args[-1]
+            if ret != 0 or _ints(*args) is None:
+                return
+            ptr, n = span(args)
+            if stream in self.capturing:
+                self.capturing[stream].update(e.ptr for e in map(self.registry.find, args[:3:2])
+                                              if e is not None)
+            else:
+                self.queued.setdefault(stream, []).append((ptr, n))
+        return after
+
+    def _note_synchronized(self, ret, stream=None):
+        if ret == 0:
+            if stream is None:
+                self.queued.clear()
+            else:
+                self.queued.pop(stream, None)
+
+    def _note_capture_begin(self, ret, stream, *_):
+        if ret == 0:
+            self.capturing[stream] = set()
+
+    def _note_capture_end(self, result, stream):
+        model, ret = result
+        uses = self.capturing.pop(stream, set())
+        if ret == 0:
+            self.captured[model] = uses
+
+    def _note_view(self, array, ptr, *_):
+        """ptr_to_numpy handed out an array over ``ptr``: freeing under it is a use-after-free."""
+        if isinstance(array, np.ndarray):
+            self.views = [v for v in self.views if v[0]() is not None]
+            self.views.append((weakref.ref(array), ptr, array.nbytes))
+
+    def _live_views(self, e: Entry | None = None) -> list[str]:
+        return [f"0x{ptr:x} ({n} B)" for ref, ptr, n in self.views if ref() is not None
+                and (e is None or e.ptr <= ptr < e.end)]
 
     def _forget(self, by: str, device: int | None) -> None:
         """The runtime released a device's (or, device None, every) resource: say what leaked."""
@@ -387,12 +479,44 @@ class Guard:
     def _check_free(self, api: str):
         def check(ptr):
             if _ints(ptr) is not None and ptr != 0:    # NULL: the runtime answers 100000
-                self.registry.check_free(ptr, api)
+                e = self.registry.check_free(ptr, api)
+                self._finish_queued_writes(e)
         return check
+
+    def _finish_queued_writes(self, e: Entry) -> None:
+        """An async copy into ``e`` is still queued: the device would write freed memory.
+        Wait for its stream first, as the simulator's free does."""
+        for stream, spans in list(self.queued.items()):
+            if any(e.ptr < p + n and p < e.end for p, n in spans):
+                self.real.rt.synchronize_stream(stream)
+                self.queued.pop(stream, None)
+
+    def _check_size(self, api: str):
+        def check(size, *_):
+            if _ints(size) is not None and size < 0:
+                raise Refusal(C.ACL_ERROR_INVALID_PARAM,
+                              f"{c_name(api)}: size {size} is negative; sizes are unsigned "
+                              f"(size_t). Ask for at least 1 byte.")
+        return check
+
+    @staticmethod
+    def _not_negative(call: str, **sizes) -> None:
+        for name, v in sizes.items():
+            if v < 0:
+                raise Refusal(C.ACL_ERROR_INVALID_PARAM,
+                              f"{call}: {name}={v} is negative; sizes are unsigned (size_t).")
+
+    @staticmethod
+    def _writable(call: str, e: Entry, what: str, addr: int, count: int) -> None:
+        if e.read_only(addr - e.ptr, count):
+            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, read_only_refusal(call, what, addr, e))
 
     def _check_memset(self, ptr, max_count, value, count, stream=None):
         call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
-        if _ints(ptr, max_count, count) is None or count == 0 or ptr == 0:
+        if _ints(ptr, max_count, count) is None:
+            return
+        self._not_negative(call, maxCount=max_count, count=count)
+        if count == 0 or ptr == 0:
             return
         if count > max_count:
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
@@ -400,6 +524,7 @@ class Guard:
                           f"maximum is how many bytes the destination can hold: set at most "
                           f"that many.")
         e = self.registry.resolve(ptr, count, "devPtr", call)
+        self._writable(call, e, "devPtr", ptr, count)
         if stream is not None and e.python_owned:
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
                           f"{call}: 0x{ptr:x} is pageable host memory ({e.describe()}); a "
@@ -408,8 +533,10 @@ class Guard:
 
     def _check_memcpy(self, dst, dest_max, src, count, kind, stream=None):
         call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
-        if (_ints(dst, dest_max, src, count, kind) is None or count == 0 or 0 in (dst, src)
-                or kind not in ACCEPTED_KINDS):
+        if _ints(dst, dest_max, src, count, kind) is None:
+            return                  # pyACL raises its own TypeError
+        self._not_negative(call, destMax=dest_max, count=count)
+        if count == 0 or 0 in (dst, src) or kind not in ACCEPTED_KINDS:
             return                  # the runtime answers these itself, safely
         if count > dest_max:
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
@@ -420,6 +547,7 @@ class Guard:
             return
         d = self.registry.resolve(dst, count, "dst", call)
         s = self.registry.resolve(src, count, "src", call)
+        self._writable(call, d, "dst", dst, count)
         if dst < src + count and src < dst + count:
             raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
                           f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
@@ -438,11 +566,14 @@ class Guard:
 
     def _check_memcpy2d(self, dst, dpitch, src, spitch, width, height, kind, stream=None):
         call = "aclrtMemcpy2d" if stream is None else "aclrtMemcpy2dAsync"
-        if (_ints(dst, dpitch, src, spitch, width, height, kind) is None or 0 in (
-                width, height, dst, src) or width > min(spitch, dpitch)
-                or kind not in _COPY2D_KINDS):
+        if _ints(dst, dpitch, src, spitch, width, height, kind) is None:
+            return
+        self._not_negative(call, dpitch=dpitch, spitch=spitch, width=width, height=height)
+        if 0 in (width, height, dst, src) or width > min(spitch, dpitch) \
+                or kind not in _COPY2D_KINDS:
             return
         d = self.registry.resolve(dst, (height - 1) * dpitch + width, "dst", call)
+        self._writable(call, d, "dst", dst, (height - 1) * dpitch + width)
         s = self.registry.resolve(src, (height - 1) * spitch + width, "src", call)
         if stream is None:
             self._check_direction(call, kind, d, s)
@@ -462,13 +593,31 @@ class Guard:
 
     def _check_ptr_to_numpy(self, ptr, shape, npy_type):
         dtype = NPY_TYPES.get(npy_type) if _ints(npy_type) else None
-        dims = shape if isinstance(shape, (tuple, list)) else (shape,)
-        if dtype is not None and _ints(*dims) is not None:
-            self._check_host_readable(ptr, int(np.prod(dims)) * dtype.itemsize, "ptr_to_numpy")
+        dims = _ints(*(shape if isinstance(shape, (tuple, list)) else (shape,)))
+        if dtype is None or dims is None:
+            return
+        if min(dims, default=0) < 0 or max(dims, default=0) >= 1 << 63:
+            raise ValueError(f"ptr_to_numpy: dimensions must be between 0 and 2**63-1 (shape "
+                             f"{dims}); a negative one would make a view of the whole "
+                             f"address space.")
+        self._check_host_readable(ptr, math.prod(dims) * dtype.itemsize, "ptr_to_numpy")
 
     def _check_ptr_to_bytes(self, ptr, size):
         if _ints(size) is not None:
+            if size < 0:
+                raise ValueError(f"ptr_to_bytes: size {size} is negative.")
             self._check_host_readable(ptr, size, "ptr_to_bytes")
+
+    def _check_model(self, model, *_):
+        """A captured model whose buffers were freed would make the device write freed
+        memory (the capture seed: resources must outlive the model). Refused, as the
+        simulator does at execution."""
+        gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
+        if gone:
+            raise Refusal(C.ACL_ERROR_RT_MODEL_EXECUTE,
+                          f"aclmdlRIExecute: model 0x{model:x} uses {', '.join(gone)}, freed "
+                          f"after capture. Resources of captured tasks must stay valid until "
+                          f"aclmdlRIDestroy; nothing ran.")
 
     def _check_host_readable(self, ptr, nbytes: int, call: str) -> None:
         """The host CPU is about to dereference ``ptr``: only memory it can read, in bounds."""
@@ -492,6 +641,11 @@ class Guard:
         (finish and destroy streams, events, memory, then reset devices), so a notebook can
         start again. ACL stays initialised: aclInit runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)
+        views = self._live_views()
+        if views:
+            self.report(f"acl_lab.reset(): arrays from acl.util.ptr_to_numpy still point into "
+                        f"memory released now ({', '.join(views[:5])}). Using them after the "
+                        f"reset is a use-after-free on the device: drop or copy them first.")
         for h in list(self.streams):
             rt.synchronize_stream(h)
             rt.destroy_stream(h)
@@ -510,5 +664,9 @@ class Guard:
         self.device_refs.clear()
         self.streams.clear()
         self.events.clear()
+        self.views.clear()
+        self.queued.clear()
+        self.capturing.clear()
+        self.captured.clear()
         self.reports.clear()
         self._local.refusal = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import operator
 import os
 import threading
@@ -15,7 +16,7 @@ import threading
 import numpy as np
 
 from .. import constants as C
-from ..errors import AclLabError
+from ..errors import AclLabError, SimulatorLimit
 from ..memory_rules import NPY_TYPES
 from . import transfer, waits
 from .profiles import Profile, get_profile
@@ -63,6 +64,15 @@ _i32 = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
 _u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
 
 
+def _out_of_memory(call: str) -> SimulatorLimit:
+    """Python could not allocate host memory during ``call`` (the budget leaves the rest of
+    the machine to others, and they took it): say so instead of a bare MemoryError."""
+    return SimulatorLimit(f"{call}: the host ran out of memory while simulating this call; "
+                          f"queued work stays queued and nothing was lost. Free memory (in "
+                          f"this notebook or elsewhere), use smaller buffers, or "
+                          f"acl_lab.reset().")
+
+
 def _api(*fail):
     """Run the method under the process lock; SimError -> (``*fail``, code) or code."""
     def deco(fn):
@@ -75,6 +85,8 @@ def _api(*fail):
                 except SimError as e:
                     rt.last_error, rt.last_code = e.message, e.code
                     return _failure(fail, e.code)
+                except MemoryError:
+                    raise _out_of_memory(fn.__name__) from None
             if not fail:
                 return C.ACL_SUCCESS
             return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
@@ -936,6 +948,10 @@ class Util(_Namespace, _Threads):
         """Register ``array`` as pageable host memory; its address (0 if it cannot be used)."""
         if not isinstance(array, np.ndarray):
             raise TypeError(f"numpy_to_ptr: expected a numpy.ndarray, not {type(array).__name__}")
+        if array.dtype.hasobject:
+            raise TypeError("numpy_to_ptr: the array holds Python objects (dtype "
+                            f"{array.dtype}), i.e. pointers into Python's heap, not data a "
+                            f"device can use. Convert it to a numeric dtype first.")
         rt = self._sim.rt
         with rt.lock:
             if not array.flags.c_contiguous:
@@ -953,8 +969,9 @@ class Util(_Namespace, _Threads):
         with rt.lock:
             return rt.memory.register(data)
 
-    def _host_bytes(self, rt, ptr, nbytes, call) -> np.ndarray:
-        """Bytes at ``ptr`` the host CPU can touch; where real pyACL would crash, explain."""
+    def _host_memory(self, rt, ptr, nbytes, call):
+        """The allocation holding the ``nbytes`` at ``ptr`` the host CPU is about to touch;
+        where real pyACL would crash, explain."""
         try:
             a = rt.memory.resolve(_ptr(call, "ptr", ptr), nbytes, "ptr", call)
         except SimError as e:
@@ -966,7 +983,7 @@ class Util(_Namespace, _Threads):
                               f"CPU cannot read it: real pyACL would crash the process "
                               f"(segmentation fault). Copy it to host memory first with "
                               f"acl.rt.memcpy(..., ACL_MEMCPY_DEVICE_TO_HOST).")
-        return a.view(ptr - a.ptr, nbytes)
+        return a
 
     @_fails_raising
     def ptr_to_numpy(self, ptr, shape, npy_type):
@@ -975,18 +992,36 @@ class Util(_Namespace, _Threads):
         if dtype is None:
             raise TypeError(f"{call}: {npy_type!r} is not a numpy type number (e.g. "
                             f"np.dtype(np.float32).num == 11)")
-        shape = tuple(int(n) for n in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+        try:
+            shape = tuple(operator.index(n) for n in dims)
+        except TypeError:
+            raise TypeError(f"{call}: shape must be an int or a sequence of ints") from None
+        if min(shape, default=0) < 0:   # numpy's own rule for the array pyACL builds
+            raise ValueError(f"{call}: negative dimensions are not allowed (shape {shape})")
+        if max(shape, default=0) >= 1 << 63:
+            raise ValueError(f"{call}: a dimension of shape {shape} does not fit in int64")
+        nbytes = math.prod(shape) * dtype.itemsize
         rt = self._sim.rt
         with rt.lock:
-            raw = self._host_bytes(rt, ptr, int(np.prod(shape)) * dtype.itemsize, call)
-            return raw.view(dtype).reshape(shape)
+            a = self._host_memory(rt, ptr, nbytes, call)
+            rt.memory.ram.need(a.fresh_bytes(ptr - a.ptr, nbytes), call)
+            return a.view(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
 
     @_fails_raising
     def ptr_to_bytes(self, ptr, size):
+        call = "ptr_to_bytes"
+        try:
+            size = _size(call, "size", size)
+        except SimError as e:
+            raise ValueError(e.message) from None
         rt = self._sim.rt
         with rt.lock:
-            return self._host_bytes(rt, ptr, _size("ptr_to_bytes", "size", size),
-                                    "ptr_to_bytes").tobytes()
+            a = self._host_memory(rt, ptr, size, call)
+            rt.memory.ram.need(2 * size, call, "the bytes object it returns")
+            out = np.empty(size, np.uint8)
+            a.read_into(ptr - a.ptr, size, out)
+            return out.tobytes()
 
 
 class SimAcl(_Namespace, _DataBuffers):
@@ -1044,7 +1079,10 @@ class Simulator:
         self.acl = SimAcl(self)
 
     def reset(self, profile: Profile | None = None) -> None:
-        self.rt = Runtime(profile or self.rt.profile)
+        old = self.rt
+        with old.lock:    # its bytes go now, not when the cycle collector finds the old process
+            old.memory.release_storage()
+        self.rt = Runtime(profile or old.profile)
 
 
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "media": Media, "util": Util}

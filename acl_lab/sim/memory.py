@@ -7,6 +7,7 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 """
 from __future__ import annotations
 
+import ctypes
 import weakref
 from dataclasses import dataclass, field
 
@@ -14,10 +15,12 @@ import numpy as np
 from sortedcontainers import SortedList
 
 from .. import constants as C
-from ..memory_rules import c_name, free_refusal, range_refusal, root_array
+from ..memory_rules import (c_name, dropped_beyond_bound, free_refusal, is_read_only,
+                            note_registration, range_refusal, root_array)
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
+from .hostram import HostRam
 from .simerror import SimError
 from .storage import LazyStorage
 
@@ -32,10 +35,10 @@ _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P
 class Pool:
     """One page pool: an address range, its free list and its lazily stored bytes."""
 
-    def __init__(self, spec: PoolSpec, device: int | None, base: int):
+    def __init__(self, spec: PoolSpec, device: int | None, base: int, ram: HostRam):
         self.spec, self.device, self.base = spec, device, base
         self.blocks = FreeList(base, spec.size)
-        self.storage = LazyStorage(spec.size, salt=base // GiB * 37)
+        self.storage = LazyStorage(spec.size, salt=base // GiB * 37, ram=ram)
 
     @property
     def label(self) -> str:
@@ -55,6 +58,7 @@ class Allocation:
     pinned: bool = False
     policy: int | None = None
     _owner: object = field(default=None, repr=False)  # pageable: (weak)ref to the array / bytes
+    read_only_spans: list = field(default_factory=list, repr=False)  # (offset, n) of read-only views
 
     @property
     def end(self) -> int:
@@ -64,16 +68,47 @@ class Allocation:
         o = self._owner
         return o() if isinstance(o, weakref.ref) else o
 
-    @property
-    def read_only(self) -> bool:
-        """Pageable memory Python will not let anyone write (bytes, a read-only array)."""
-        return self.pool is None and memoryview(self.owner()).readonly
+    def alive(self) -> bool:
+        """Is the array this registration points into still there? (A bytes object is held
+        here until Memory._sweep releases it: memory_rules.dropped_beyond_bound.)"""
+        return not isinstance(self._owner, weakref.ref) or self._owner() is not None
 
-    def view(self, offset: int, n: int) -> np.ndarray:
+    def read_only(self, offset: int, n: int) -> bool:
+        """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
+        return self.pool is None and is_read_only(self.owner(), self.read_only_spans, offset, n)
+
+    def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
         """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
         if self.pool is not None:
-            return self.pool.storage.view(self.ptr - self.pool.base + offset, n)
+            return self.pool.storage.view(self.ptr - self.pool.base + offset, n, call)
         return _flat_bytes(self.owner())[offset:offset + n]
+
+    def write(self, offset: int, n: int, writer, call: str = "") -> None:
+        """``writer(view)`` writes all ``n`` bytes at ``offset`` (fresh memory it covers needs
+        no garbage first)."""
+        if self.pool is not None:
+            self.pool.storage.write(self.ptr - self.pool.base + offset, n, writer, call)
+        else:
+            writer(_flat_bytes(self.owner())[offset:offset + n])
+
+    def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
+        """Copy ``n`` bytes at ``offset`` into ``out`` (fresh memory is not touched by reading)."""
+        if self.pool is not None:
+            self.pool.storage.read_into(self.ptr - self.pool.base + offset, n, out)
+        else:
+            out[:] = _flat_bytes(self.owner())[offset:offset + n]
+
+    def read_scratch(self, offset: int, n: int) -> int:
+        """Host RAM read_into needs for a moment (reading fresh memory without touching it)."""
+        if self.pool is None:
+            return 0
+        return self.pool.storage.read_scratch(self.ptr - self.pool.base + offset, n)
+
+    def fresh_bytes(self, offset: int, n: int) -> int:
+        """Host RAM writing [offset, offset+n) would newly take."""
+        if self.pool is None:
+            return 0
+        return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
     def describe(self) -> str:
         where = self.pool.label if self.pool else "pageable host memory"
@@ -81,9 +116,17 @@ class Allocation:
 
 
 def _flat_bytes(obj) -> np.ndarray:
+    """The bytes of a registered object as a uint8 array, writable where pyACL writes too: a
+    ``bytes`` object is written in place, as pyACL does through bytes_to_ptr's pointer."""
     if isinstance(obj, np.ndarray):
         return obj.reshape(-1).view(np.uint8)
+    if isinstance(obj, bytes) and len(obj) > 1:    # one-byte objects are shared: read-only
+        raw = (ctypes.c_uint8 * len(obj)).from_address(
+            ctypes.cast(ctypes.c_char_p(obj), ctypes.c_void_p).value)
+        raw.owner = obj     # a view handed out keeps the bytes object alive
+        return np.ctypeslib.as_array(raw)
     return np.frombuffer(obj, dtype=np.uint8)
+
 
 
 class Memory:
@@ -91,21 +134,24 @@ class Memory:
 
     def __init__(self, profile: Profile):
         self.profile = profile
+        self.ram = HostRam()
         self.device_pools: dict[int, list[Pool]] = {}
         for d in range(profile.device_count):
             base, pools = DEVICE_BASE + d * DEVICE_STRIDE, []
             for spec in profile.pools:
-                pools.append(Pool(spec, d, base))
+                pools.append(Pool(spec, d, base, self.ram))
                 base += -(-spec.size // GiB) * GiB + GiB   # a 1 GiB hole between pools
             self.device_pools[d] = pools
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
-        self.host_pool = Pool(host_spec, None, HOST_BASE) if profile.host_pinned else None
+        self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
+            else None
         self.allocs: dict[int, Allocation] = {}
         self._starts = SortedList()           # starts of every live allocation
         self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
+        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
         self._pool_order: dict[tuple, list[Pool]] = {}   # memo of _pools_for (hot in malloc)
 
     # ----- allocation -------------------------------------------------------------------
@@ -196,22 +242,43 @@ class Memory:
                            f"{c_name(api)}: cannot take {footprint} B ({size} B asked) — "
                            f"{names}. Free memory you no longer need, ask for less, or "
                            f"use a policy that may fall back to other pages.")
-        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
-        pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
-        self._add(a)
+        try:
+            a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
+            pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
+            self._add(a)
+        except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
+            if self.allocs.pop(ptr, None) is not None:
+                self._resort()
+            pool.blocks.give_back(ptr, footprint)
+            raise
         return a
 
     def _add(self, a: Allocation) -> None:
-        self.allocs[a.ptr] = a
-        self._starts.add(a.ptr)
-        self._freed.pop(a.ptr, None)
+        try:
+            self.allocs[a.ptr] = a
+            self._starts.add(a.ptr)
+            self._freed.pop(a.ptr, None)
+        except BaseException:    # interrupted (Ctrl-C): not added
+            self.allocs.pop(a.ptr, None)
+            self._resort()
+            raise
+
+    def _resort(self) -> None:
+        """Rebuild the sorted starts from the allocations (after an interrupted update)."""
+        self._starts = SortedList(self.allocs)
 
     def _drop(self, a: Allocation, why: str) -> None:
-        del self.allocs[a.ptr]
-        self._starts.remove(a.ptr)
-        self._freed[a.ptr] = why
-        if a.pool is not None:
-            a.pool.blocks.give_back(a.ptr, a.footprint)
+        try:
+            del self.allocs[a.ptr]
+            self._freed[a.ptr] = why
+            self._starts.remove(a.ptr)
+            if a.pool is not None:
+                a.pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
+        except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
+            self._freed.pop(a.ptr, None)
+            self.allocs[a.ptr] = a
+            self._resort()
+            raise
 
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:
@@ -227,6 +294,8 @@ class Memory:
 
     def release(self, a: Allocation, why: str) -> None:
         self._drop(a, why)
+        if a.pool is not None:     # its bytes give their host RAM back now
+            a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
 
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
@@ -237,7 +306,7 @@ class Memory:
         a = self.allocs[self._starts[i]]
         if not a.ptr <= addr < a.ptr + max(a.size, 1):
             return None
-        if a.pool is None and a.owner() is None:
+        if a.pool is None and not a.alive():
             self._drop(a, "its numpy array was garbage-collected")
             return None
         return a
@@ -272,14 +341,28 @@ class Memory:
         a = self._pageable.get(key)
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
-            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
+            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
             self._pageable[key] = a
             self._add(a)
+        if api == "numpy":
+            a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
+                                                  obj.flags.writeable)
         return a.ptr + offset
 
     def _sweep(self) -> None:
-        """Forget registrations whose numpy array was garbage-collected."""
+        """Forget registrations whose numpy array was garbage-collected, and (now and then,
+        so registering stays cheap) bytes objects the program no longer holds."""
+        if len(self._pageable) >= self._sweep_bytes_at:
+            regs = [(key, a) for key, a in self._pageable.items() if a.api == "bytes"]
+            gone = {id(a) for a in dropped_beyond_bound([a for _, a in regs], "_owner")}
+            for key, a in regs:
+                if id(a) in gone:
+                    del self._pageable[key]
+                    if self.allocs.get(a.ptr) is a:
+                        self._drop(a, "the program dropped its bytes object (pyACL keeps "
+                                      "no reference to it)")
+            self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
             key = self._dead.pop()
             a = self._pageable.get(key)
@@ -322,3 +405,8 @@ class Memory:
 
     def touched_bytes(self) -> int:
         return sum(p.storage.touched_bytes for p in self.all_pools())
+
+    def release_storage(self) -> None:
+        """The simulated process ends: its bytes give their host RAM back at once."""
+        for p in self.all_pools():
+            p.storage.release()

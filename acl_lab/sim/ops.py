@@ -7,6 +7,7 @@ ACLNN_ERR_PARAM_NULLPTR, unsupported dtypes or shapes ACLNN_ERR_PARAM_INVALID.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,10 +77,14 @@ class Operators:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            f"{call}: data type {_dt(dtype)} is not supported by the simulator's "
                            f"operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...")
-        if len(strides) != len(shape) or min(shape + storage, default=0) < 0 or offset < 0:
+        # aclCreateTensor's documentation: view dims, strides, offset and storage dims "do not
+        # support negative values"; a view walking backwards would leave its buffer.
+        if len(strides) != len(shape) or min(shape + strides + storage, default=0) < 0 \
+                or offset < 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            f"{call}: shape {list(shape)} needs one stride per dimension (got "
-                           f"{list(strides)}); dimensions and offset must not be negative.")
+                           f"{list(strides)}); dimensions, strides and offset must not be "
+                           f"negative (a reversed view is not an aclTensor).")
         t = Tensor(self._handle(TENSOR_BASE), shape, dtype, strides, offset, fmt, storage, ptr)
         self.tensors[t.handle] = t
         return t.handle
@@ -116,7 +121,7 @@ class Operators:
         if any(n == 0 for n in t.shape):
             return None, 0
         last = t.offset + sum((n - 1) * s for n, s in zip(t.shape, t.strides))
-        if last + 1 > int(np.prod(t.storage_shape or (0,))):
+        if last + 1 > math.prod(t.storage_shape or (0,)):
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                            f"{call}: {name} ({t.describe()}) reaches element {last}, beyond its "
                            f"storage shape {list(t.storage_shape)}.")
@@ -159,6 +164,7 @@ class Operators:
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                            f"{call}: the result type {result} cannot be cast to the output's "
                            f"{_dt(out.dtype)}.")
+        self._work_fits(out, ins, call)
         ex = Executor(self._handle(EXECUTOR_BASE), op, tuple(ins) + tuple(xs.values()), out)
         self.executors[ex.handle] = ex
         return 0, ex.handle
@@ -175,6 +181,7 @@ class Operators:
                            f"and replay the model).")
         tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
         places = [self._storage(t, "tensor", call) for t in tensors]
+        self._work_fits(ex.out, tensors[:-1], call)
         nbytes = sum(span for _, span in places)
         task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
                     nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
@@ -182,6 +189,14 @@ class Operators:
                             "workspace": workspace})
         self.rt.issue(stream, task, call)
         del self.executors[executor]
+
+    def _work_fits(self, out: Tensor, ins, call: str) -> None:
+        """The simulator computes an operator over every element of the output, however few
+        bytes hold them (a stride-0 view): that working memory must fit the host budget."""
+        elements = math.prod(out.shape)
+        per_element = sum(t.np_dtype.itemsize for t in ins) + 2 * np.dtype(np.float64).itemsize
+        self.rt.memory.ram.need(elements * per_element, call,
+                                f"computing {elements:,} elements of {out.describe()}")
 
     @staticmethod
     def _array(t: Tensor, place) -> np.ndarray:

@@ -327,6 +327,7 @@ class Runtime:
         self._not_capturing(s, call)
         if force:
             self.capture.discard(s.pending)
+            self.memory.ram.unreserve(s.pending)
             s.pending.clear()
         else:
             self.sched.wait_stream(s)   # the device finishes what was queued

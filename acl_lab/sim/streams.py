@@ -69,6 +69,7 @@ class Scheduler:
     def __init__(self):
         self.now_us = 0.0                      # the host's modeled clock
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
+        self.running: set[Task] = set()        # tasks whose effect is running right now
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -85,23 +86,31 @@ class Scheduler:
         return task
 
     def blocking(self, task: Task) -> None:
-        """A synchronous call: the host waits while it runs, and its effect happens now."""
-        task.start_us, task.end_us = self.now_us, self.now_us + task.duration_us
-        self.now_us = task.end_us
+        """A synchronous call: the host waits while it runs, and its effect happens now (the
+        clock moves only once it has: an interrupted call leaves the clock as it was)."""
         if task.run is not None:
             task.run()
+        task.start_us, task.end_us = self.now_us, self.now_us + task.duration_us
+        self.now_us = task.end_us
 
     def run_until(self, stream: Stream, seq: int | None = None) -> float:
         """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the
         modeled end of the last one run (0.0 if none was pending)."""
         pending, end = stream.pending, 0.0
         while pending and (seq is None or pending[0].seq <= seq):
-            task = pending.popleft()
-            if task.wait_for is not None:
-                self.run_until(*task.wait_for[:2])
-            if task.run is not None:
-                task.run()
+            task = pending[0]     # leaves the queue only once it has run: a task interrupted
+            if task in self.running:         # (Ctrl-C, MemoryError) stays queued
+                break             # another caller runs it (a blocking callback waits unlocked)
+            self.running.add(task)
+            try:
+                if task.wait_for is not None:
+                    self.run_until(*task.wait_for[:2])
+                if task.run is not None:
+                    task.run()
+            finally:
+                self.running.discard(task)
             stream.executed, end = task.seq, task.end_us
+            del pending[0]
         return end
 
     def wait_stream(self, stream: Stream, seq: int | None = None) -> None:

@@ -17,7 +17,7 @@ from .simerror import SimError
 from .streams import Task
 
 from ..memory_rules import (ACCEPTED_KINDS, BUF_H2D, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
-                            kind_name)
+                            kind_name, read_only_refusal)
 
 
 def _count_within(call: str, count: int, maximum: int, what: str) -> None:
@@ -65,12 +65,9 @@ def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
                        f"buffer.")
 
 
-def _writable(call: str, a: Allocation, what: str, addr: int) -> None:
-    if a.read_only:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: {what} 0x{addr:x} is {a.describe()}, which is read-only (an "
-                       f"immutable bytes object or a read-only array). Write into a bytearray, "
-                       f"a writable numpy array or aclrtMallocHost memory instead.")
+def _writable(call: str, a: Allocation, what: str, addr: int, count: int) -> None:
+    if a.read_only(addr - a.ptr, count):
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, read_only_refusal(call, what, addr, a))
 
 
 def _aligned64(call: str, **pointers: int) -> None:
@@ -83,9 +80,10 @@ def _aligned64(call: str, **pointers: int) -> None:
                            f"copy engine needs it). Offset your pointers by multiples of 64.")
 
 
-def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int):
+def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int,
+            call: str):
     def run() -> None:
-        dst.view(dst_off, count)[:] = src.view(src_off, count)
+        dst.write(dst_off, count, lambda out: src.read_into(src_off, count, out), call)
     return run
 
 
@@ -98,7 +96,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     _not_null(call, devPtr=ptr)
     _count_within(call, count, maximum, "maxCount")
     a = rt.memory.resolve(ptr, count, "devPtr", call)
-    _writable(call, a, "devPtr", ptr)
+    _writable(call, a, "devPtr", ptr, count)
     if s is not None and a.pool is None:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        f"{call}: 0x{ptr:x} is pageable host memory ({a.describe()}); a stream "
@@ -106,9 +104,9 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
                        f"aclrtMemset.")
     byte, off = value & 0xFF, ptr - a.ptr
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
-                run=lambda: a.view(off, count).fill(byte), nbytes=count, uses=(a,),
-                detail={"ptr": ptr, "value": byte, "size": count})
-    _submit(rt, call, s, task)
+                run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
+                nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
+    _submit(rt, call, s, task, a.fresh_bytes(off, count))
 
 
 # ----- memcpy ----------------------------------------------------------------------------
@@ -125,7 +123,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         return
     d = rt.memory.resolve(dst, count, "dst", call)
     sa = rt.memory.resolve(src, count, "src", call)
-    _writable(call, d, "dst", dst)
+    _writable(call, d, "dst", dst, count)
     _no_overlap(call, dst, src, count)
     direction = _direction(rt, call, kind, d, sa, strict=s is None)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
@@ -146,10 +144,11 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     elif s is not None:
         _aligned64(call, dst=dst, src=src)
     task = Task("memcpy", rt.profile.rates.copy_us(direction, count, not pageable),
-                run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count), nbytes=count,
+                run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
-    _submit(rt, call, s, task)
+    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count)
+            + sa.read_scratch(src - sa.ptr, count))
 
 
 def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
@@ -170,7 +169,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                        + ", ".join(kind_name(k) for k in allowed) + ".")
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
     d = rt.memory.resolve(dst, dspan, "dst", call)
-    _writable(call, d, "dst", dst)
+    _writable(call, d, "dst", dst, dspan)
     sa = rt.memory.resolve(src, sspan, "src", call)
     direction = _direction(rt, call, kind, d, sa, strict=True)
     if direction not in allowed:
@@ -179,8 +178,8 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                        f"{call} does not do. Use aclrtMemcpy for it.")
 
     def run() -> None:
-        dv = as_strided(d.view(dst - d.ptr, dspan), (height, width), (dpitch, 1))
-        sv = as_strided(sa.view(src - sa.ptr, sspan), (height, width), (spitch, 1))
+        dv = as_strided(d.view(dst - d.ptr, dspan, call=call), (height, width), (dpitch, 1))
+        sv = as_strided(sa.view(src - sa.ptr, sspan, call=call), (height, width), (spitch, 1))
         np.copyto(dv, sv)
 
     pinned = d.pool is not None and sa.pool is not None
@@ -188,13 +187,43 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                 nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})
-    _submit(rt, call, s, task)
+    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, dspan)
+            + sa.fresh_bytes(src - sa.ptr, sspan))
 
 
-def _submit(rt, call: str, stream, task: Task) -> None:
-    """Run a synchronous task now, or queue an asynchronous one on its stream."""
+def _submit(rt, call: str, stream, task: Task, ram: int) -> None:
+    """Run a synchronous task now, or queue an asynchronous one on its stream. ``ram``: the
+    host RAM its bytes will newly take — refused (SimulatorLimit) before anything happens if
+    it does not fit, and promised to a queued task until it runs."""
+    budget = rt.memory.ram
     if stream is None:
-        rt.before_blocking_call(call)
-        rt.sched.blocking(task)
-    else:
+        budget.need(ram, call)
+        clock = rt.sched.now_us
+        try:
+            rt.before_blocking_call(call)
+            rt.sched.blocking(task)
+        except BaseException:      # interrupted, or out of memory: the clock did not move
+            rt.sched.now_us = clock
+            raise
+        return
+    budget.reserve(ram, call)
+    try:
         rt.issue(stream, task, call)
+    except BaseException:
+        budget.reserved -= ram
+        raise
+    if ram and stream.capture is None:
+        run = task.run
+
+        def run_and_settle() -> None:
+            budget.reserved -= ram     # the bytes are counted as used as they are touched
+            task.ram_reserved = 0
+            try:
+                run()
+            except BaseException:
+                budget.reserved += ram
+                task.ram_reserved = ram
+                raise
+        task.run, task.ram_reserved = run_and_settle, ram   # dropped unrun: HostRam.unreserve
+    else:                          # a captured task runs only when the model is replayed
+        budget.reserved -= ram

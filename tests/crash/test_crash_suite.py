@@ -1,0 +1,333 @@
+"""The sandbox promise, input by input, each in its own Python process.
+
+Every dangerous input a learner can type (issue 10) runs in a fresh interpreter with a
+host-RAM budget of 512 MiB (ACL_LAB_HOST_RAM), as in a 2 GB Binder pod. The test asserts
+the process exits normally (no signal: no segfault, no OOM kill), that the input got the
+answer the sandbox promises (a return code, SimulatorLimit, a clear TypeError/ValueError),
+that snapshot() still adds up and the next calls work, and that the child's peak RSS
+(os.wait4's ru_maxrss) stays under budget + 300 MiB. A watchdog kills a child whose RSS
+passes 2 GiB, so a regression fails this test instead of the machine.
+
+    ACL_LAB_CRASH_REPORT=1 pytest tests/crash -s    # prints the table of inputs and figures
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+import pytest
+
+BUDGET_MIB = 512
+HEADROOM_MIB = 300
+WATCHDOG_MIB = 2048
+REPORT = []
+
+PRELUDE = """
+import math, sys, threading
+import numpy as np
+import acl_lab
+from acl_lab import SimulatorLimit, AclLabError
+from acl_lab import constants as C
+GiB, MiB = 1 << 30, 1 << 20
+acl = acl_lab.load()
+assert acl.init() == 0 and acl.rt.set_device(0) == 0
+stream, _ = acl.rt.create_stream()
+
+def outcome(kind):
+    print("OUTCOME", kind, flush=True)
+
+def refused_by_limit(fn, *args):
+    try:
+        fn(*args)
+    except SimulatorLimit as e:
+        assert "budget" in str(e) or "address space" in str(e) or "ran out" in str(e), e
+        return True
+    return False
+
+def tensor(ptr, shape, strides, offset=0, storage=None, dtype=C.ACL_UINT8):
+    storage = storage if storage is not None else shape
+    return acl.nn.create_tensor(shape, dtype, strides, offset, C.ACL_FORMAT_ND, storage, ptr)
+"""
+
+EPILOGUE = """
+snap = acl_lab.snapshot()
+for p in snap["pools"]:
+    ours = [a for a in snap["allocations"] if a["pool"] == p["label"]]
+    assert p["used"] == sum(a["footprint"] for a in ours), p
+for s in snap["streams"]:
+    assert s["issued"] == s["executed"] + s["pending"], s
+assert snap["touched_bytes"] <= """ + str(BUDGET_MIB << 20) + """, snap["touched_bytes"]
+assert acl.rt.synchronize_stream(stream) == 0
+h, ret = acl.rt.malloc_host(4096)
+assert ret == 0 and acl.rt.memset(h, 4096, 5, 4096) == 0
+assert acl.util.ptr_to_bytes(h, 4) == b"\\x05" * 4
+print("NEXT CALLS WORK", flush=True)
+"""
+
+CASES = {
+    # 1. negative strides: a reversed view would walk before its buffer
+    "reversed_tensor_view": ("refused", """
+        buf, _ = acl.rt.malloc(32, 0)
+        src, _ = acl.rt.malloc(32, 0)
+        t = tensor(buf, [8], [-1], offset=7, storage=[32])
+        assert t == 0 and "negative" in acl.get_recent_err_msg()
+        outcome("refused")
+    """),
+    "reversed_view_mid_pool": ("refused", """
+        a, _ = acl.rt.malloc(64, 0)
+        b, _ = acl.rt.malloc(64, 0)
+        assert acl.rt.memset(a, 64, 1, 64) == 0
+        for strides, offset in (([-1], 63), ([1], -5), ([-4], 3)):
+            assert tensor(b, [64], strides, offset, [64]) == 0
+        far = tensor(b, [64], [1], 1 << 40, [64])        # offset far past the buffer
+        src = tensor(a, [64], [1])
+        ws, ex, ret = acl.nn.inplace_copy_get_workspace_size(far, src)
+        assert ret == C.ACLNN_ERR_PARAM_INVALID
+        outcome("refused")
+    """),
+    "huge_view_dims": ("refused", """
+        a, _ = acl.rt.malloc(256, 0)
+        t = tensor(a, [1 << 62, 1 << 62], [1, 1], 0, [256])
+        out = tensor(a, [1 << 62, 1 << 62], [1, 1], 0, [256])
+        ws, ex, ret = acl.nn.add_get_workspace_size(t, t, acl.nn.create_scalar(1.0, C.ACL_FLOAT), out)
+        assert ret == C.ACLNN_ERR_PARAM_INVALID, ret
+        outcome("refused")
+    """),
+    # 3. a stride-0 tensor: few bytes, 2**29 elements to compute
+    "stride0_tensor_2e29": ("limit", """
+        a, _ = acl.rt.malloc(256, 0)
+        t = tensor(a, [1 << 29], [0], 0, [64], C.ACL_FLOAT)
+        alpha = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+        assert refused_by_limit(acl.nn.add_get_workspace_size, t, t, alpha, t)
+        outcome("limit")
+    """),
+    # 2. ptr_to_numpy with negative / overflowing dimensions
+    "ptr_to_numpy_negative_shape": ("valueerror", """
+        h, _ = acl.rt.malloc_host(64)
+        for shape in ((-1,), (4, -1), (1 << 63,)):
+            try:
+                acl.util.ptr_to_numpy(h, shape, np.dtype(np.uint8).num)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(shape)
+        outcome("valueerror")
+    """),
+    "ptr_to_numpy_int64_overflow": ("refused", """
+        h, _ = acl.rt.malloc_host(64)
+        try:
+            acl.util.ptr_to_numpy(h, (1 << 40, 1 << 40), np.dtype(np.float64).num)
+        except AclLabError as e:
+            assert "past the end" in str(e), e
+        outcome("refused")
+    """),
+    "ptr_to_bytes_negative": ("valueerror", """
+        h, _ = acl.rt.malloc_host(64)
+        try:
+            acl.util.ptr_to_bytes(h, -1)
+        except ValueError:
+            outcome("valueerror")
+    """),
+    "numpy_to_ptr_object_array": ("typeerror", """
+        try:
+            acl.util.numpy_to_ptr(np.array([object(), 1], dtype=object))
+        except TypeError:
+            outcome("typeerror")
+    """),
+    "negative_byte_counts": ("refused", """
+        d, _ = acl.rt.malloc(64, 0)
+        h, _ = acl.rt.malloc_host(64)
+        assert acl.rt.memset(d, 64, 0, -1) == C.ACL_ERROR_INVALID_PARAM
+        assert acl.rt.memcpy(d, 64, h, -64, C.ACL_MEMCPY_HOST_TO_DEVICE) == C.ACL_ERROR_INVALID_PARAM
+        assert acl.rt.malloc(-1, 0)[1] == C.ACL_ERROR_INVALID_PARAM
+        assert acl.rt.memcpy2d(d, 8, h, 8, 8, -1, 1) == C.ACL_ERROR_INVALID_PARAM
+        outcome("refused")
+    """),
+    # 3. host RAM: big buffers touched in full
+    "memset_8GiB": ("limit", """
+        d, ret = acl.rt.malloc(8 * GiB, 0)
+        assert ret == 0
+        before = acl_lab.snapshot()
+        assert refused_by_limit(acl.rt.memset, d, 8 * GiB, 0, 8 * GiB)
+        assert acl_lab.snapshot() == before         # changed nothing, the clock included
+        assert acl.rt.memset(d, 8 * GiB, 1, 64 * MiB) == 0
+        outcome("limit")
+    """),
+    "memcpy_d2d_4GiB": ("limit", """
+        a, _ = acl.rt.malloc(4 * GiB, 0)
+        b, _ = acl.rt.malloc(4 * GiB, 0)
+        assert refused_by_limit(acl.rt.memcpy, b, 4 * GiB, a, 4 * GiB, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
+        # under the budget, a copy from untouched memory keeps only its destination
+        assert acl.rt.memcpy(b, 4 * GiB, a, 200 * MiB, C.ACL_MEMCPY_DEVICE_TO_DEVICE) == 0
+        assert acl_lab.snapshot()["touched_bytes"] <= 201 * MiB
+        outcome("limit")
+    """),
+    "memcpy_async_over_budget": ("limit", """
+        a, _ = acl.rt.malloc(1 * GiB, 0)
+        h, _ = acl.rt.malloc_host(1 * GiB)
+        assert acl.rt.memset_async(a, GiB, 1, 300 * MiB, stream) == 0
+        assert refused_by_limit(acl.rt.memcpy_async, h, GiB, a, 300 * MiB,
+                                C.ACL_MEMCPY_DEVICE_TO_HOST, stream)
+        assert acl.rt.synchronize_stream(stream) == 0
+        outcome("limit")
+    """),
+    "ptr_to_numpy_3GiB_host": ("limit", """
+        h, ret = acl.rt.malloc_host(3 * GiB)
+        assert ret == 0
+        assert refused_by_limit(acl.util.ptr_to_numpy, h, (3 * GiB,), np.dtype(np.uint8).num)
+        v = acl.util.ptr_to_numpy(h, (100 * MiB,), np.dtype(np.uint8).num)
+        v[:] = 3
+        outcome("limit")
+    """),
+    "ptr_to_bytes_3GiB_host": ("limit", """
+        h, ret = acl.rt.malloc_host(3 * GiB)
+        assert refused_by_limit(acl.util.ptr_to_bytes, h, 3 * GiB)
+        outcome("limit")
+    """),
+    "memcpy2d_huge": ("limit", """
+        a, _ = acl.rt.malloc(2 * GiB, 0)
+        h, _ = acl.rt.malloc_host(2 * GiB)
+        assert refused_by_limit(acl.rt.memcpy2d, a, 1 << 20, h, 1 << 20, 1 << 20, 2000,
+                                C.ACL_MEMCPY_HOST_TO_DEVICE)
+        outcome("limit")
+    """),
+    # 4. leaks: resets and bytes objects must not pile up
+    "reset_releases_ram": ("ok", """
+        import resource
+        for i in range(6):
+            acl_lab.reset()
+            assert acl.init() == 0 and acl.rt.set_device(0) == 0
+            d, _ = acl.rt.malloc(400 * MiB, 0)
+            assert acl.rt.memset(d, 400 * MiB, i, 400 * MiB) == 0
+        stream, _ = acl.rt.create_stream()
+        outcome("ok")
+    """),
+    "bytes_to_ptr_many": ("ok", """
+        h, _ = acl.rt.malloc_host(1 * MiB)
+        for i in range(4000):
+            data = bytes(1 * MiB)
+            assert acl.rt.memcpy(acl.util.bytes_to_ptr(data), MiB, h, MiB, 0) == 0
+        live = [a for a in acl_lab.snapshot()["allocations"] if a["api"] == "bytes"]
+        assert len(live) < 200, len(live)
+        outcome("ok")
+    """),
+    # 5. use after free and reset with a live view
+    "view_outlives_free_and_reset": ("ok", """
+        h, _ = acl.rt.malloc_host(1 * MiB)
+        v = acl.util.ptr_to_numpy(h, (MiB,), np.dtype(np.uint8).num)
+        assert acl.rt.free_host(h) == 0
+        v[:] = 1
+        acl_lab.reset()
+        v[:] = 2                       # the old process's memory: still mapped, no crash
+        assert int(v.sum()) == 2 * MiB
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        stream, _ = acl.rt.create_stream()
+        outcome("ok")
+    """),
+    # 8. threads: snapshot() and the trace table while other threads call
+    "snapshot_while_threads_call": ("ok", """
+        errors = []
+        def worker():
+            try:
+                acl.rt.set_device(0)
+                for _ in range(300):
+                    d, _ = acl.rt.malloc(4096, 0)
+                    acl.rt.memset(d, 4096, 1, 4096)
+                    acl.rt.free(d)
+            except BaseException as e:
+                errors.append(e)
+        ts = [threading.Thread(target=worker) for _ in range(3)]
+        for t in ts:
+            t.start()
+        while any(t.is_alive() for t in ts):
+            acl_lab.snapshot()
+            repr(acl_lab.tracer().table(50))
+        for t in ts:
+            t.join()
+        assert not errors, errors
+        outcome("ok")
+    """),
+}
+
+
+def _run(name: str, body: str, extra_env=None, rlimit_as=None):
+    """Run one case in a child; (exit status, peak RSS MiB, stdout+stderr, seconds)."""
+    code = PRELUDE + textwrap.dedent(body) + EPILOGUE
+    env = dict(os.environ, ACL_LAB_HOST_RAM=f"{BUDGET_MIB}MiB", PYTHONFAULTHANDLER="1",
+               **(extra_env or {}))
+
+    def limits():
+        if rlimit_as:
+            import resource
+            resource.setrlimit(resource.RLIMIT_AS, (rlimit_as, rlimit_as))
+
+    with tempfile.TemporaryFile("w+") as out:
+        t0 = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out, stderr=subprocess.STDOUT,
+                                env=env, preexec_fn=limits)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if _rss_mib(proc.pid) > WATCHDOG_MIB or time.monotonic() - t0 > 120:
+                proc.kill()
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return proc.returncode, usage.ru_maxrss / 1024, out.read(), time.monotonic() - t0
+
+
+def _rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _check(name, expected, rc, peak, output, seconds):
+    REPORT.append((name, rc, peak, seconds))
+    assert rc >= 0, f"{name}: killed by signal {-rc}\n{output[-3000:]}"
+    assert rc == 0, f"{name}: exit status {rc}\n{output[-3000:]}"
+    assert f"OUTCOME {expected}" in output, output[-3000:]
+    assert "NEXT CALLS WORK" in output, output[-3000:]
+    assert peak <= BUDGET_MIB + HEADROOM_MIB, f"{name}: peak RSS {peak:.0f} MiB"
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_dangerous_input_leaves_the_process_alive_and_within_budget(name):
+    expected, body = CASES[name]
+    _check(name, expected, *_run(name, body))
+
+
+def test_address_space_limit_is_a_simulator_limit_not_an_oserror():
+    """Under `ulimit -v` the simulator cannot reserve a 56 GiB pool: SimulatorLimit says so,
+    and a profile with smaller pools (the 200 DK board: 4 GiB) works in the same process."""
+    body = """
+        d, _ = acl.rt.malloc(8 * MiB, 0)          # huge pages: a 56 GiB pool
+        assert refused_by_limit(acl.rt.memset, d, MiB, 0, MiB)
+        acl_lab.reset("200dk")
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        stream, _ = acl.rt.create_stream()
+        d, _ = acl.rt.malloc(1 * MiB, 0)
+        assert acl.rt.memset(d, MiB, 0, MiB) == 0
+        outcome("limit")
+    """
+    _check("ulimit_v_12GiB", "limit", *_run("ulimit", body, rlimit_as=12 << 30))
+
+
+def teardown_module():
+    if os.environ.get("ACL_LAB_CRASH_REPORT") and REPORT:
+        print(f"\n{'input':34} {'exit':>4} {'peak RSS MiB':>12} {'s':>5}")
+        for name, rc, peak, seconds in REPORT:
+            print(f"{name:34} {rc:>4} {peak:>12.0f} {seconds:>5.1f}")
+        print(f"{len(REPORT)} inputs, {sum(rc < 0 for _, rc, _, _ in REPORT)} killed by a "
+              f"signal, max peak RSS {max(p for _, _, p, _ in REPORT):.0f} MiB "
+              f"(budget {BUDGET_MIB} MiB + {HEADROOM_MIB} MiB)")
