@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RUNTIME = ("numpy", "matplotlib", "ipywidgets", "jupyterlab")
+RUNTIME = ("numpy", "matplotlib", "ipywidgets", "sortedcontainers", "onnx")
 TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
 START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
@@ -130,7 +130,7 @@ def doctor(out=None) -> int:
     ext = _widgets_extension()
     start = _find(START_NOTEBOOK)
     lines += ["Jupyter",
-              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install jupyterlab'}",
+              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install -e .[lab]'}",
               "  widgets    " + (f"extension installed ({ext})" if ext else
                                  "extension MISSING: pip install jupyterlab_widgets, then "
                                  "restart JupyterLab"),
@@ -155,6 +155,10 @@ def lab_arguments(extra: list[str]) -> list[str]:
 
 def lab(extra: list[str]) -> int:
     """Replace this process with JupyterLab opened at chapter 00."""
+    if _version("jupyterlab") is None:
+        print("acl-lab lab: JupyterLab is not installed; it is the kit's `lab` extra: "
+              "pip install -e '.[lab]' (or make lab).", file=sys.stderr)
+        return 2
     start = _find(START_NOTEBOOK)
     if start is None:
         print(f"acl-lab lab: {START_NOTEBOOK} not found here or in {CHECKOUT}; run it from "
