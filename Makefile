@@ -1,12 +1,13 @@
 # make lab  - create .venv if missing, install the kit, open JupyterLab at chapter 00
 # make test - create .venv if missing, install the test extras, run every test (incl. nbval)
 # make bench - print the benchmark table
+# make lite  - build the JupyterLite site (chapters in a browser tab) into build/lite/site
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench clean
+.PHONY: lab test bench lite clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+lite: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[lab,test,lite]'
+	$(PY) tools/build_lite.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

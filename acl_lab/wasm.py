@@ -35,6 +35,18 @@ def no_threads(what: str) -> str:
     return NO_THREADS.format(where=where(), what=what)
 
 
+def require(module: str, who: str) -> None:
+    """Stop ``who`` at once, with the reason and the way out, when ``module`` cannot be
+    imported (onnx has no WebAssembly build, so chapter 08 cannot run in a browser tab)."""
+    import importlib.util
+    if importlib.util.find_spec(module) is None:
+        there = (f"{module} has no build for Pyodide, the Python of this browser tab "
+                 f"(JupyterLite)" if pyodide() else f"{module} is not installed")
+        raise ModuleNotFoundError(
+            f"{who} needs {module}, and {there}. Open it in JupyterLab (make lab) or on "
+            f"Binder; in a plain Python: pip install {module}.", name=module)
+
+
 _real_start = threading.Thread.start
 
 
