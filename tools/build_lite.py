@@ -14,6 +14,7 @@ its CDN, when a learner opens a notebook.
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,8 @@ SETUP_TAG = "lite-setup"
 SETUP = ("# JupyterLite (Python in this browser tab): install the kit shipped with this site\n"
          "%pip install acl_lab")
 LANGS = ("", "zh_CN")
+#: lab extensions installed here that need a Jupyter server: not loaded in the site
+SERVER_ONLY = ["@jupyter/nbgrader"]
 
 
 def chapters() -> list[tuple[Path, str]]:
@@ -84,7 +87,10 @@ def wheels(into: Path) -> list[Path]:
 def build(output: Path) -> Path:
     WORK.mkdir(parents=True, exist_ok=True)
     contents(WORK / "contents")
-    args = [sys.executable, "-m", "jupyter", "lite", "build", "--contents",
+    (WORK / "jupyter-lite.json").write_text(json.dumps(
+        {"jupyter-lite-schema-version": 0,
+         "jupyter-config-data": {"disabledExtensions": SERVER_ONLY}}))
+    args = [sys.executable, "-m", "jupyter", "lite", "build", "--no-sourcemaps", "--contents",
             str(WORK / "contents"), "--output-dir", str(output)]
     for wheel in wheels(WORK / "wheels"):
         args += ["--piplite-wheels", str(wheel)]
