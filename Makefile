@@ -26,8 +26,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks
 
-lite: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[lab,test,lite]'
+# the site needs only the kit, JupyterLab's line and jupyterlite (not the test tools)
+$(VENV)/.lite-installed: $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[lab,lite]'
+	touch $@
+
+lite: $(VENV)/.lite-installed
 	$(PY) tools/build_lite.py
 
 clean:

@@ -1,6 +1,7 @@
 """Build the JupyterLite site: the chapters in a browser tab, no server (``make lite``).
 
-    .venv/bin/python tools/build_lite.py [OUTPUT]      # default build/lite/site
+    make lite                                          # builds into build/lite/site
+    .venv/bin/python tools/build_lite.py [OUTPUT]
 
 The chapters (notebooks/, and notebooks/zh_CN/ when present) become the site's files, each
 with one setup cell first that installs the kit in the browser's Python (``%pip install
@@ -37,8 +38,8 @@ SETUP_TAG = "lite-setup"
 SETUP = ("# JupyterLite (Python in this browser tab): install the kit shipped with this site\n"
          "%pip install acl_lab")
 LANGS = ("", "zh_CN")
-#: lab extensions installed here that need a Jupyter server: not loaded in the site
-SERVER_ONLY = ["@jupyter/nbgrader"]
+#: lab extensions installed here that need a Jupyter server: taken out of the site
+SERVER_ONLY = ("@jupyter/nbgrader",)
 
 
 def chapters() -> list[tuple[Path, str]]:
@@ -53,9 +54,8 @@ def chapters() -> list[tuple[Path, str]]:
 def with_setup_cell(path: Path) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     cell = nbformat.v4.new_code_cell(SETUP, metadata={"tags": [SETUP_TAG]})
-    cell.pop("id", None)
+    cell.id = SETUP_TAG
     nb.cells.insert(0, cell)
-    nbformat.validator.normalize(nb)
     return nb
 
 
@@ -87,16 +87,27 @@ def wheels(into: Path) -> list[Path]:
 def build(output: Path) -> Path:
     WORK.mkdir(parents=True, exist_ok=True)
     contents(WORK / "contents")
-    (WORK / "jupyter-lite.json").write_text(json.dumps(
-        {"jupyter-lite-schema-version": 0,
-         "jupyter-config-data": {"disabledExtensions": SERVER_ONLY}}))
     args = [sys.executable, "-m", "jupyter", "lite", "build", "--no-sourcemaps", "--contents",
             str(WORK / "contents"), "--output-dir", str(output)]
     for wheel in wheels(WORK / "wheels"):
         args += ["--piplite-wheels", str(wheel)]
     shutil.rmtree(output, ignore_errors=True)
     subprocess.run(args, check=True, cwd=WORK)
+    without_server_extensions(output)
     return output
+
+
+def without_server_extensions(site: Path) -> None:
+    """Take out the lab extensions that need a Jupyter server (they come along from this
+    environment: nbgrader's menus would only fail in a browser tab)."""
+    config_path = site / "jupyter-lite.json"
+    config = json.loads(config_path.read_text())
+    data = config["jupyter-config-data"]
+    data["federated_extensions"] = [e for e in data["federated_extensions"]
+                                    if e["name"] not in SERVER_ONLY]
+    config_path.write_text(json.dumps(config, indent=2))
+    for name in SERVER_ONLY:
+        shutil.rmtree(site / "extensions" / name, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:
