@@ -6,6 +6,7 @@ hicann/runtime's rt_error_codes.h.
 """
 
 from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
+from acl_lab.i18n import _
 
 _SUPPORT = "Application code cannot fix this: collect the logs and contact Huawei support."
 _PERSISTS = "If it keeps happening, collect the logs and contact Huawei support."
@@ -659,17 +660,30 @@ _IF_NONE = {_SUPPORT: "If none of these applies, collect the logs and contact Hu
                        "Huawei support."}
 
 
+def _split(meaning: str) -> tuple[str, str]:
+    """A meaning's own text and the remedy it ends with ("" if none of _IF_NONE's)."""
+    for remedy in _IF_NONE:
+        if meaning.endswith(remedy):
+            return meaning[:-len(remedy)].rstrip(), remedy
+    return meaning, ""
+
+
 def _meaning(code: int) -> str:
     name = ERROR_NAMES.get(code)
     if not name:
-        return _UNKNOWN
-    meaning, causes = MEANINGS[name], USUAL_CAUSES.get(name)
-    if causes is None:
-        return meaning
-    for remedy, otherwise in _IF_NONE.items():
-        if meaning.endswith(remedy):
-            return f"{meaning[:-len(remedy)].rstrip()} {causes} {otherwise}"
-    return f"{meaning} {causes}"
+        return _(_UNKNOWN)
+    head, remedy = _split(MEANINGS[name])
+    causes = USUAL_CAUSES.get(name)
+    parts = [_(head)] + ([_(causes)] if causes else [])
+    if remedy:       # after the usual causes, the remedy applies only if none of them fits
+        parts.append(_(_IF_NONE[remedy] if causes else remedy))
+    return " ".join(parts)
+
+
+def message_ids() -> set[str]:
+    """Every text explain() can show, as gettext message ids (the catalogs translate them)."""
+    ids = {_UNKNOWN, *_IF_NONE, *_IF_NONE.values(), *USUAL_CAUSES.values()}
+    return ids | {_split(m)[0] for m in MEANINGS.values()}
 
 
 def explain(code: int) -> str:

@@ -184,3 +184,24 @@ def test_a_loop_on_an_unsubscribed_thread_does_not_spin(acl):
     start = time.monotonic()
     assert acl.rt.process_report(50) == C.ACL_ERROR_RT_THREAD_SUBSCRIBE
     assert time.monotonic() - start >= 0.045
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.parametrize("timeout_ms", [20, -1])
+def test_reset_ends_the_workers_the_old_process_started(acl, timeout_ms):
+    """A worker left running (never told to stop, never unsubscribed) ends with its process:
+    after acl_lab.reset() it neither spins nor calls into the next process, and the next
+    process's last error stays its own. It ends by SystemExit, which Python's threading
+    ignores (pytest's thread-exception plugin alone reports it)."""
+    import acl_lab
+
+    leftover = Worker(acl, timeout_ms)
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(leftover.tid, stream) == 0
+    thread = next(t for t in threading.enumerate() if t.ident == leftover.tid)
+    acl_lab.reset()
+    thread.join(timeout=2)
+    assert not thread.is_alive()
+    assert acl.rt.free(0x1234) != 0
+    time.sleep(0.1)
+    assert acl.get_recent_err_msg().startswith("aclrtFree")

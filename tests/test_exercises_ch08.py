@@ -26,28 +26,28 @@ def _loaded(acl, path):
     return model_id, desc
 
 
-def test_08_1_outputs_from_the_description(acl, digits_om):
-    _, desc = _loaded(acl, digits_om)
-    size = acl.mdl.get_output_size_by_index(desc, 0)
-    passes("08.1", acl, desc, dataset(acl, (device_buffer(acl, size), size)))
-    fails("08.1", acl, desc, ...)
-    fails("08.1", acl, desc, acl.mdl.create_dataset(), hint="holds 0 buffer(s)")
-    fails("08.1", acl, desc, dataset(acl, (device_buffer(acl, 8), 8)), hint="needs 40 B")
-    host, _ = acl.rt.malloc_host(size)
-    fails("08.1", acl, desc, dataset(acl, (host, size)), hint="acl.rt.malloc")
-
-
-def test_08_2_app_managed_memory(acl, digits_om):
+def test_08_1_app_managed_memory(acl, digits_om):
     work_size, weight_size, _ = acl.mdl.query_size(digits_om)
     work, weight = device_buffer(acl, work_size), device_buffer(acl, weight_size)
     model_id, ret = acl.mdl.load_from_file_with_mem(digits_om, work, work_size, weight,
                                                     weight_size)
     assert ret == 0
-    passes("08.2", acl, model_id)
-    fails("08.2", acl, ...)
-    fails("08.2", acl, 99, hint="not loaded")
+    passes("08.1", acl, model_id)
+    fails("08.1", acl, ...)
+    fails("08.1", acl, 99, hint="not loaded")
     acl_managed, _ = acl.mdl.load_from_file(digits_om)
-    fails("08.2", acl, acl_managed, hint="memory ACL allocated")
+    fails("08.1", acl, acl_managed, hint="memory ACL allocated")
+
+
+def test_08_2_outputs_from_the_description(acl, digits_om):
+    _, desc = _loaded(acl, digits_om)
+    size = acl.mdl.get_output_size_by_index(desc, 0)
+    passes("08.2", acl, desc, dataset(acl, (device_buffer(acl, size), size)))
+    fails("08.2", acl, desc, ...)
+    fails("08.2", acl, desc, acl.mdl.create_dataset(), hint="holds 0 buffer(s)")
+    fails("08.2", acl, desc, dataset(acl, (device_buffer(acl, 8), 8)), hint="needs 40 B")
+    host, _ = acl.rt.malloc_host(size)
+    fails("08.2", acl, desc, dataset(acl, (host, size)), hint="acl.rt.malloc")
 
 
 def test_08_3_results_by_callback(acl, digits_om):

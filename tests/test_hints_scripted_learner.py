@@ -91,6 +91,25 @@ LEARNER = {
             "    pool.free(seg.start)\npool.close()\n"
             "acl.rt.free_host(in_h)\nacl.rt.free_host(out_h)\n"
             "acl.rt.reset_device(0)\nacl.finalize()",
+    "08.1": 'd_work_size, d_weight_size, ret = acl.mdl.query_size("models/digits.om")\n'
+            "d_work, ret = acl.rt.malloc(d_work_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "d_weight, ret = acl.rt.malloc(d_weight_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            'digits_id, ret = acl.mdl.load_from_file_with_mem("models/digits.om", d_work, '
+            "d_work_size, d_weight, d_weight_size)",
+    "08.2": "out_ds = acl.mdl.create_dataset()\n"
+            "for i in range(acl.mdl.get_num_outputs(desc)):\n"
+            "    size = acl.mdl.get_output_size_by_index(desc, i)\n"
+            "    ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "    out_ds, ret = acl.mdl.add_dataset_buffer(out_ds, acl.create_data_buffer(ptr, size))",
+    "08.3": "def collect(user_data):\n"
+            "    acl.rt.memcpy(out_host, out_size, out_dev, out_size, ACL_MEMCPY_DEVICE_TO_HOST)\n"
+            "    answers.append(int(acl.util.ptr_to_numpy(out_host, (10,), NPY_FLOAT32).argmax()))\n"
+            "for d in digits:\n"
+            "    acl.rt.memcpy_async(in_dev, in_size, pinned[d], in_size, "
+            "ACL_MEMCPY_HOST_TO_DEVICE, stream)\n"
+            "    acl.mdl.execute_async(digits_id, in_ds, out_ds, stream)\n"
+            "    acl.rt.launch_callback(collect, [d], ACL_CALLBACK_BLOCK, stream)\n"
+            "acl.rt.synchronize_stream(stream)",
 }
 #: what the failing message must say for the code above to be "the hint, followed"
 SAYS = {
@@ -130,6 +149,9 @@ SAYS = {
     "07.3": ["acl.mdl.ri_destroy(graph)", "copy_stream", "compute_stream", "uploaded",
              "acl.nn.destroy_scalar(one)", "pool.close()", "acl.rt.free_host(in_h)",
              "acl.rt.reset_device(0)", "acl.finalize()"],
+    "08.1": LEARNER["08.1"].split("\n"),
+    "08.2": LEARNER["08.2"].split("\n"),
+    "08.3": [line.strip() for line in LEARNER["08.3"].split("\n")],
 }
 
 

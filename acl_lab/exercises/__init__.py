@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..i18n import _
+
 _CHECKS: dict[str, tuple[str, str, Callable]] = {}
+WELL_DONE = "well done."
 
 
 class NotYet(Exception):
@@ -37,8 +40,20 @@ class Result:
 
     def __repr__(self) -> str:
         mark = "✅" if self.passed else "❌"
-        verdict = "passed" if self.passed else "not yet"
-        return f"{mark} Exercise {self.exercise} ({self.title}) {verdict}: {self.message}"
+        verdict = _("passed") if self.passed else _("not yet")
+        return _("{mark} Exercise {exercise} ({title}) {verdict}: {message}").format(
+            mark=mark, exercise=self.exercise, title=_(self.title), verdict=verdict,
+            message=_(self.message))
+
+
+def message_ids() -> set[str]:
+    """The texts of every chapter's checks (titles, hints) and of the results, as gettext
+    message ids."""
+    for module in sorted(_KIT.joinpath("exercises").glob("ch*.py")):
+        importlib.import_module(f"{__name__}.{module.stem}")
+    return ({"passed", "not yet", WELL_DONE,
+             "{mark} Exercise {exercise} ({title}) {verdict}: {message}"}
+            | {text for title, hint, _fn in _CHECKS.values() for text in (title, hint)})
 
 
 def exercise(exercise_id: str, title: str, hint: str):
@@ -91,7 +106,7 @@ def _run(exercise_id: str, *args, **kwargs) -> Result:
         return Result(exercise_id, title, False, f"{wrong} {hint}")
     try:
         message = fn(*args, **kwargs)
-        return Result(exercise_id, title, True, message or "well done.")
+        return Result(exercise_id, title, True, message or WELL_DONE)
     except NotYet as e:
         return Result(exercise_id, title, False, str(e) or hint)
     except AssertionError:

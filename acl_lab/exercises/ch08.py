@@ -1,5 +1,5 @@
-"""Chapter 08 checks: outputs prepared from the model description, model memory the
-application manages, and results collected by a callback in stream order."""
+"""Chapter 08 checks: model memory the application manages, outputs prepared from the
+model description, and results collected by a callback in stream order."""
 from __future__ import annotations
 
 import acl_lab
@@ -16,10 +16,56 @@ def _device_block(ptr: int, size: int) -> dict | None:
                  and ptr + size <= a["ptr"] + a["size"]), None)
 
 
-@exercise("08.1", "Outputs from the description",
-          "One data buffer per output: size = acl.mdl.get_output_size_by_index(desc, i), "
-          "memory from acl.rt.malloc, wrapped by acl.create_data_buffer and added with "
-          "acl.mdl.add_dataset_buffer.")
+MEMORY_HINT = (
+    "Ask the model file, allocate on the device, load into it:\n"
+    "d_work_size, d_weight_size, ret = acl.mdl.query_size(\"models/digits.om\")\n"
+    "d_work, ret = acl.rt.malloc(d_work_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+    "d_weight, ret = acl.rt.malloc(d_weight_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+    "digits_id, ret = acl.mdl.load_from_file_with_mem(\"models/digits.om\", d_work, "
+    "d_work_size, d_weight, d_weight_size)")
+
+OUTPUTS_HINT = (
+    "One device buffer per output, sized from the description:\n"
+    "out_ds = acl.mdl.create_dataset()\n"
+    "for i in range(acl.mdl.get_num_outputs(desc)):\n"
+    "    size = acl.mdl.get_output_size_by_index(desc, i)\n"
+    "    ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+    "    out_ds, ret = acl.mdl.add_dataset_buffer(out_ds, acl.create_data_buffer(ptr, size))")
+
+CALLBACK_HINT = (
+    "A callback that reads the output, then copy, execute and callback per image, in "
+    "stream order:\n"
+    "def collect(user_data):\n"
+    "    acl.rt.memcpy(out_host, out_size, out_dev, out_size, ACL_MEMCPY_DEVICE_TO_HOST)\n"
+    "    answers.append(int(acl.util.ptr_to_numpy(out_host, (10,), NPY_FLOAT32).argmax()))\n"
+    "for d in digits:\n"
+    "    acl.rt.memcpy_async(in_dev, in_size, pinned[d], in_size, ACL_MEMCPY_HOST_TO_DEVICE, "
+    "stream)\n"
+    "    acl.mdl.execute_async(digits_id, in_ds, out_ds, stream)\n"
+    "    acl.rt.launch_callback(collect, [d], ACL_CALLBACK_BLOCK, stream)\n"
+    "acl.rt.synchronize_stream(stream)")
+
+
+@exercise("08.1", "Model memory you manage", MEMORY_HINT)
+def app_managed(acl, model_id):
+    assert isinstance(model_id, int)
+    entry = next((m for m in acl_lab.snapshot().get("offline_models", [])
+                  if m["model_id"] == model_id), None)
+    if entry is None:
+        raise NotYet(f"model {model_id!r} is not loaded. Did load_from_file_with_mem return "
+                     f"ret 0? (acl.get_recent_err_msg() says why not.)")
+    if entry["memory"] != "app":
+        raise NotYet(f"model {model_id} runs on memory ACL allocated ({entry['memory']}): "
+                     f"pass your own work and weight pointers to load_from_file_with_mem.")
+    for part in ("work", "weight"):
+        if _device_block(entry[f"{part}_ptr"], entry[f"{part}_size"]) is None:
+            raise NotYet(f"the {part} memory is not a live device allocation of "
+                         f"{entry[part + '_size']} B.")
+    return (f"model {model_id} uses your {entry['work_size']} B of work memory and "
+            f"{entry['weight_size']} B of weights; acl.mdl.unload will leave them to you.")
+
+
+@exercise("08.2", "Outputs from the description", OUTPUTS_HINT)
 def output_dataset(acl, desc, dataset):
     mdl = acl.mdl
     outputs = untraced(mdl.get_num_outputs)(desc)
@@ -41,40 +87,17 @@ def output_dataset(acl, desc, dataset):
     return f"{outputs} output buffer(s), each sized from the description, on the device."
 
 
-@exercise("08.2", "Model memory you manage",
-          "work_size, weight_size, ret = acl.mdl.query_size(path); malloc both on the device; "
-          "model_id, ret = acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, "
-          "weight_ptr, weight_size).")
-def app_managed(acl, model_id):
-    assert isinstance(model_id, int)
-    entry = next((m for m in acl_lab.snapshot().get("offline_models", [])
-                  if m["model_id"] == model_id), None)
-    if entry is None:
-        raise NotYet(f"model {model_id!r} is not loaded. Did load_from_file_with_mem return "
-                     f"ret 0? (acl.get_recent_err_msg() says why not.)")
-    if entry["memory"] != "app":
-        raise NotYet(f"model {model_id} runs on memory ACL allocated ({entry['memory']}): "
-                     f"pass your own work and weight pointers to load_from_file_with_mem.")
-    for part in ("work", "weight"):
-        if _device_block(entry[f"{part}_ptr"], entry[f"{part}_size"]) is None:
-            raise NotYet(f"the {part} memory is not a live device allocation of "
-                         f"{entry[part + '_size']} B.")
-    return (f"model {model_id} uses your {entry['work_size']} B of work memory and "
-            f"{entry['weight_size']} B of weights; acl.mdl.unload will leave them to you.")
-
-
-@exercise("08.3", "Results by callback",
-          "After each execute_async, launch_callback(fn, [i], ACL_CALLBACK_BLOCK, stream); in "
-          "fn copy output i to the host (acl.rt.memcpy ... DEVICE_TO_HOST) and append its "
-          "argmax to answers; synchronize the stream before you check.")
+@exercise("08.3", "Results by callback", CALLBACK_HINT)
 def by_callback(acl, answers, digits):
     calls = list(acl_lab.tracer().calls)
     executed = sum(c.name == "mdl.execute_async" and c.ret == C.ACL_SUCCESS for c in calls)
     launched = sum(c.name == "rt.launch_callback" and c.ret == C.ACL_SUCCESS for c in calls)
     if executed < len(digits) or launched < len(digits):
         raise NotYet(f"{executed} execute_async and {launched} launch_callback calls "
-                     f"succeeded; each of the {len(digits)} images needs both.")
+                     f"succeeded; each of the {len(digits)} images needs both. "
+                     f"{CALLBACK_HINT}")
     if list(answers) != list(digits):
         raise NotYet(f"answers {list(answers)} but the images show {list(digits)}. Did every "
-                     f"callback run (synchronize the stream first) and read its own output?")
+                     f"callback run (synchronize the stream first) and read its own output? "
+                     f"{CALLBACK_HINT}")
     return f"the callbacks read {list(answers)}, in stream order."

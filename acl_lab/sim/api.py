@@ -437,6 +437,9 @@ class _Callbacks:
             try:
                 report = rt.callbacks.next_report(_int("aclrtProcessReport", "timeout", timeout))
             except SimError as e:
+                served = getattr(threading.current_thread(), "acl_lab_process", rt)
+                if served is not self._sim.rt:  # a start_thread worker whose process ended
+                    raise SystemExit from None  # (acl_lab.reset) ends quietly with it
                 rt.last_error = e.message
                 return e.code
         try:
@@ -461,6 +464,7 @@ class _Threads:
                                                  "to wait for callbacks"))
         t = threading.Thread(target=fn, args=(args_list,), daemon=True,
                              name=f"acl_lab callback thread {len(self._started()) + 1}")
+        t.acl_lab_process = self._sim.rt    # the process it serves; it ends with it
         t.start()
         self._started()[t.ident] = t
         return t.ident, C.ACL_SUCCESS
@@ -1085,6 +1089,7 @@ class Simulator:
         old = self.rt
         with old.lock:    # its bytes go now, not when the cycle collector finds the old process
             old.memory.release_storage()
+            old.callbacks.end()     # the old process's callback threads end with it
         self.rt = Runtime(profile or old.profile)
 
 

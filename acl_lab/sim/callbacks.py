@@ -65,6 +65,14 @@ class Callbacks:
         self.cond = threading.Condition(rt.lock)
         self.by_thread: dict[int, Subscriber] = {}
         self.by_stream: dict[Stream, int] = {}       # stream -> subscribed thread id
+        self.ended = False
+
+    def end(self) -> None:
+        """The process ends (acl_lab.reset): no thread waits on it any longer."""
+        self.ended = True
+        self.by_thread.clear()
+        self.by_stream.clear()
+        self.cond.notify_all()
 
     def _stream(self, handle: int, call: str) -> Stream:
         return self.rt.stream(handle, call)
@@ -171,6 +179,9 @@ class Callbacks:
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
         waited = False
         while True:
+            if self.ended:
+                raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
+                               f"{call}: the process this thread served ended (acl_lab.reset).")
             sub = self.by_thread.get(me)
             if sub is None and not waited:
                 # pause once before refusing: a loop around process_report on a thread whose

@@ -1,0 +1,59 @@
+"""The language of the text a learner reads: English (the default) or Chinese (zh_CN).
+
+Messages are written in English in the code; that English is the gettext message id, and
+``acl_lab/locale/<lang>/LC_MESSAGES/acl_lab.mo`` (compiled from the ``.po`` beside it by
+``tools/compile_catalogs.py``; a test checks the two agree) translates it. ``ACL_LAB_LANG``
+or ``acl_lab.set_language()`` choose. C names, error codes and enum names are never
+translated; a message without a translation is shown in English.
+"""
+from __future__ import annotations
+
+import gettext
+import os
+import warnings
+from pathlib import Path
+
+LANGUAGES = ("en", "zh_CN")
+DOMAIN = "acl_lab"
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+_state = {"language": "en", "catalog": gettext.NullTranslations()}
+
+
+def normalize(language: str) -> str:
+    """'zh-CN', 'zh_CN.UTF-8', 'zh' -> 'zh_CN'; 'en_US', 'C' -> 'en'. ValueError otherwise."""
+    key = str(language).split(".")[0].replace("-", "_").lower()
+    if key in ("", "c", "posix", "en") or key.startswith("en_"):
+        return "en"
+    if key in ("zh", "zh_cn", "zh_hans", "zh_hans_cn"):
+        return "zh_CN"
+    raise ValueError(f"acl_lab speaks {' and '.join(LANGUAGES)}, not {language!r}")
+
+
+def set_language(language: str) -> str:
+    """Show explanations, hints, views and CLI output in ``language`` ("en" or "zh_CN")
+    from now on; returns the normalized name."""
+    lang = normalize(language)
+    catalog = (gettext.NullTranslations() if lang == "en" else
+               gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang]))
+    _state.update(language=lang, catalog=catalog)
+    return lang
+
+
+def get_language() -> str:
+    return _state["language"]
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (itself when no translation exists)."""
+    return _state["catalog"].gettext(message)
+
+
+def _from_environment() -> None:
+    try:
+        set_language(os.environ.get("ACL_LAB_LANG") or "en")
+    except ValueError as e:     # a typo in the environment must not stop the import
+        warnings.warn(f"ACL_LAB_LANG: {e}; using English", stacklevel=2)
+
+
+_from_environment()

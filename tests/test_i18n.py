@@ -1,0 +1,101 @@
+"""Languages: English by default, Chinese from the shipped gettext catalog, every message
+translated with the same placeholders, and the compiled catalog in step with its source."""
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import acl_lab
+from acl_lab import errors, exercises, i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from compile_catalogs import compiled  # noqa: E402
+
+PO = ROOT / "acl_lab" / "locale" / "zh_CN" / "LC_MESSAGES" / "acl_lab.po"
+
+
+@pytest.fixture
+def chinese():
+    acl_lab.set_language("zh_CN")
+    yield
+    acl_lab.set_language("en")
+
+
+def _catalog() -> dict[str, str]:
+    from babel.messages.pofile import read_po
+    with PO.open("rb") as f:
+        return {m.id: m.string for m in read_po(f) if m.id}
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def all_message_ids() -> set[str]:
+    return errors.message_ids() | exercises.message_ids()
+
+
+def test_the_compiled_catalog_matches_its_source():
+    assert PO.with_suffix(".mo").read_bytes() == compiled(PO), \
+        "run .venv/bin/python tools/compile_catalogs.py"
+
+
+def test_every_message_has_a_chinese_translation_with_the_same_placeholders():
+    catalog = _catalog()
+    missing = sorted(m for m in all_message_ids() if not catalog.get(m))
+    assert not missing, f"{len(missing)} untranslated, e.g. {missing[:3]}"
+    for msgid, text in catalog.items():
+        assert _fields(text) == _fields(msgid), msgid
+        assert re.search(r"[\u4e00-\u9fff]", text), f"not Chinese: {text!r}"
+
+
+def test_names_and_codes_stay_untranslated(chinese):
+    text = acl_lab.explain(207000)
+    assert text.startswith("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000): ")
+    assert re.search(r"[\u4e00-\u9fff]", text)
+    assert "ACL_HBM_MEM_HUGE1G" in text
+
+
+def test_english_is_the_default_and_comes_back():
+    english = acl_lab.explain(107000)
+    acl_lab.set_language("zh_CN")
+    try:
+        assert acl_lab.explain(107000) != english
+        assert acl_lab.get_language() == "zh_CN"
+    finally:
+        acl_lab.set_language("en")
+    assert acl_lab.explain(107000) == english
+
+
+def test_exercise_results_speak_the_language(chinese):
+    result = exercises.Result("02.1", "pages", True, exercises.WELL_DONE)
+    assert repr(result).startswith("✅ 练习 02.1")
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("zh_CN", "zh_CN"), ("zh-CN", "zh_CN"), ("zh_CN.UTF-8", "zh_CN"), ("zh", "zh_CN"),
+    ("en", "en"), ("en_US.UTF-8", "en"), ("C", "en"),
+])
+def test_language_names_are_normalized(given, expected):
+    assert i18n.normalize(given) == expected
+
+
+def test_an_unknown_language_is_refused_and_changes_nothing():
+    with pytest.raises(ValueError, match="fr"):
+        acl_lab.set_language("fr")
+    assert acl_lab.get_language() == "en"
+
+
+@pytest.mark.parametrize("value, language, warns", [("zh_CN", "zh_CN", False),
+                                                    ("klingon", "en", True)])
+def test_the_environment_chooses_and_a_typo_does_not_stop_the_import(value, language, warns):
+    out = subprocess.run(
+        [sys.executable, "-W", "always", "-c",
+         "import acl_lab; print(acl_lab.get_language())"],
+        capture_output=True, text=True, env={"ACL_LAB_LANG": value, "PATH": ""}, check=True)
+    assert out.stdout.strip() == language
+    assert ("ACL_LAB_LANG" in out.stderr) == warns
