@@ -95,3 +95,17 @@ def test_the_budget_in_a_browser_tab_is_wasms_not_the_hosts(monkeypatch):
     monkeypatch.setenv(wasm.ENV, "pyodide")
     monkeypatch.delenv("ACL_LAB_HOST_RAM", raising=False)
     assert HostRam().limit == wasm.BUDGET
+
+
+def test_bytes_outside_every_allocation_read_as_fresh_or_as_what_they_overlap():
+    lazy, extents = LazyStorage(1 << 20, salt=5), ExtentStorage(1 << 20, salt=5)
+    extents.claim(4096, 100)
+    extents.view(4096, 100)[:] = 9
+    seen = np.empty(300, np.uint8)
+    extents.read_into(4000, 300, seen)          # straddles the allocation
+    expected = lazy.view(4000, 300).copy()
+    expected[96:196] = 9
+    assert (seen == expected).all()
+    extents.view(50_000, 10)[:] = 1             # no allocation there: nothing kept
+    assert (extents.view(50_000, 10) == lazy.view(50_000, 10)).all()
+    assert extents.touched_bytes == 100

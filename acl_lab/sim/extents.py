@@ -8,8 +8,10 @@ costs its whole size against the host-RAM budget (hostram.py) when it is made; o
 than a single map may be, or past the budget, raises SimulatorLimit and changes nothing.
 
 Fresh bytes are the same deterministic garbage as storage.py's (a function of the pool
-offset), so a chapter prints the same values in the browser as in JupyterLab. Same interface
-as LazyStorage; memory.py picks one per pool (``storage_for``).
+offset), so a chapter prints the same values in the browser as in JupyterLab. Bytes outside
+every live allocation (queued work that outlived a free) read as fresh garbage, or as the
+live allocations they overlap, and keep nothing written there. Same interface as
+LazyStorage; memory.py picks one per pool (``storage_for``).
 """
 from __future__ import annotations
 
@@ -42,12 +44,26 @@ class ExtentStorage:
         self.touched_bytes = 0
 
     def _extent(self, offset: int, n: int) -> tuple[int, list]:
+        """(start, [end, buffer]) of the allocation holding [offset, offset+n); where none
+        holds it all, a loose one made for this access (see the module's docstring)."""
         i = self._extents.bisect_right(offset) - 1
         if i >= 0:
             start, ext = self._extents.peekitem(i)
             if offset + max(n, 0) <= ext[0]:
                 return start, ext
-        raise ValueError(f"pool bytes [{offset}, {offset + n}) lie in no allocation")
+        return offset, [offset + max(n, 0), self._loose(offset, max(n, 0))]
+
+    def _loose(self, offset: int, n: int) -> np.ndarray:
+        buf = np.empty(n, np.uint8)
+        fill_garbage(buf, offset, self._salt)
+        end = offset + n
+        first = max(self._extents.bisect_right(offset) - 1, 0)
+        for start in self._extents.islice(first, self._extents.bisect_left(end)):
+            stop, data = self._extents[start]
+            lo, hi = max(start, offset), min(stop, end)
+            if data is not None and lo < hi:
+                buf[lo - offset:hi - offset] = data[lo - start:hi - start]
+        return buf
 
     def _made(self, start: int, ext: list, call: str) -> np.ndarray:
         """The extent's buffer, made (and filled with garbage) on first touch."""
