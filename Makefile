@@ -2,19 +2,20 @@
 # make lab-zh - the same, the Chinese edition (notebooks/zh_CN/, JupyterLab menus in Chinese)
 # make test - create .venv if missing, install the test extras, run every test (incl. nbval)
 # make bench - print the benchmark table
+# make lite  - build the JupyterLite site (chapters in a browser tab) into build/lite/site
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab lab-zh test bench clean
+.PHONY: lab lab-zh test bench lite clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[lab,test]'
 	touch $(STAMP)
 
 lab: $(STAMP)
@@ -28,6 +29,14 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# the site needs only the kit, JupyterLab's line and jupyterlite (not the test tools)
+$(VENV)/.lite-installed: $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[lab,lite]'
+	touch $@
+
+lite: $(VENV)/.lite-installed
+	$(PY) tools/build_lite.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -8,14 +8,18 @@ Heavy pieces (the simulator, numpy, widgets) load on first use, so importing sta
 """
 from __future__ import annotations
 
-from . import constants
+from . import constants, wasm
 from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
 from .i18n import get_language, set_language
+from .threads import run_in_thread
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
-           "SimulatorLimit", "constants", "inject", "set_language", "get_language"]
+           "SimulatorLimit", "constants", "inject", "set_language", "get_language",
+           "run_in_thread"]
 __version__ = "0.1.0"
+
+wasm.imitate()   # ACL_LAB_PLATFORM=pyodide: Pyodide's limits on CPython (tests)
 
 _active = None   # (Backend, Traced acl, Trace) of the last load()
 

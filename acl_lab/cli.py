@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RUNTIME = ("numpy", "ipywidgets", "jupyterlab")
+RUNTIME = ("numpy", "ipywidgets", "sortedcontainers", "onnx")
 TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
 START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
@@ -136,7 +136,7 @@ def doctor(out=None) -> int:
     ext = _widgets_extension()
     start = _find(START_NOTEBOOK)
     lines += ["Jupyter",
-              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install jupyterlab'}",
+              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install -e .[lab]'}",
               "  widgets    " + (f"extension installed ({ext})" if ext else
                                  "extension MISSING: pip install jupyterlab_widgets, then "
                                  "restart JupyterLab"),
@@ -176,6 +176,10 @@ def _lab_settings(language: str) -> Path:
 
 def lab(extra: list[str], language: str = "en") -> int:
     """Replace this process with JupyterLab opened at chapter 00 of ``language``'s edition."""
+    if _version("jupyterlab") is None:
+        print("acl-lab lab: JupyterLab is not installed; it is the kit's `lab` extra: "
+              "pip install -e '.[lab]' (or make lab).", file=sys.stderr)
+        return 2
     start = _find(START_NOTEBOOKS[language])
     if start is None:
         print(f"acl-lab lab: {START_NOTEBOOKS[language]} not found here or in {CHECKOUT}; run "

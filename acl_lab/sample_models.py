@@ -18,6 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .wasm import require
+
+require("onnx", "Chapter 08 (offline models: acl_lab.sample_models, acl-lab atc)")
+
 #: 5x7 glyphs of the digits 0-9 (one string per row, '#' = ink)
 GLYPHS = {
     0: (" ### ", "#   #", "#  ##", "# # #", "##  #", "#   #", " ### "),

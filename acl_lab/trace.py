@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Callable
 
+from . import threads
 from .faults import FAULTS
 
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
@@ -85,19 +86,18 @@ class Trace:
         self.generation = 0                    # counts clear()s: views tell a reset by it
 
     def _thread_name(self) -> str:
-        ident = threading.get_ident()
+        ident = threads.get_ident()
         with self._append_lock:     # two new threads must not get the same name
             name = self._threads.get(ident)
             if name is None:
-                name = "main" if threading.current_thread() is threading.main_thread() \
-                    else f"thread-{len(self._threads)}"
+                name = "main" if threads.is_main() else f"thread-{len(self._threads)}"
                 self._threads[ident] = name
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
         calls, clock, last_task = self.calls, self._clock, self._last_task
         seq, append_lock = self._seq, self._append_lock
-        get_ident = threading.get_ident
+        get_ident = threads.get_ident
         faults = FAULTS
 
         def traced(*args, **kwargs):

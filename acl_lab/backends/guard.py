@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import constants as C
+from .. import constants as C, threads
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
@@ -201,7 +201,7 @@ class Guard:
         self.capturing: dict[int, set] = {}         # stream -> starts of blocks captured tasks use
         self.captured: dict[int, set] = {}          # model RI -> starts of blocks its tasks use
         self._run_mode: int | None = None
-        self._local = threading.local()             # last refusal, per thread like ACL's
+        self._local = threads.Local()               # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
         self.models = ModelWatch(self)              # offline models (guard_models.py)
         self.acl = self._build()

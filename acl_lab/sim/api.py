@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from .. import constants as C
+from .. import constants as C, wasm
 from ..errors import AclLabError, SimulatorLimit
 from ..memory_rules import NPY_TYPES
 from . import transfer, waits
@@ -459,6 +459,9 @@ class _Threads:
         subscribe_report and process_report know it by."""
         if not callable(fn):
             raise TypeError(f"start_thread: fn must be a Python function, not {type(fn).__name__}")
+        if wasm.pyodide():
+            raise SimulatorLimit(wasm.no_threads("acl.util.start_thread needs a real thread "
+                                                 "to wait for callbacks"))
         t = threading.Thread(target=fn, args=(args_list,), daemon=True,
                              name=f"acl_lab callback thread {len(self._started()) + 1}")
         t.acl_lab_process = self._sim.rt    # the process it serves; it ends with it

@@ -21,7 +21,7 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 
-from .. import constants as C
+from .. import constants as C, threads
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -152,7 +152,7 @@ class Callbacks:
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
         HANDOFF_LIMIT_S; a thread never waits for itself."""
-        if thread == threading.get_ident():
+        if thread == threads.get_ident():
             return
         deadline = time.monotonic() + HANDOFF_LIMIT_S
         while not done():
@@ -175,7 +175,7 @@ class Callbacks:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            f"{call}: timeout {timeout_ms} ms is invalid: use -1 (wait until a "
                            f"callback comes) or a positive number of milliseconds.")
-        me = threading.get_ident()
+        me = threads.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
         waited = False
         while True:

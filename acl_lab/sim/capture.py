@@ -17,10 +17,9 @@ validating them again; a buffer freed while a model still uses it is reported at
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
 
-from .. import constants as C
+from .. import constants as C, threads
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -101,7 +100,7 @@ class CaptureManager:
         """The capture that makes unsafe calls illegal for this thread on ``device``, if any."""
         if self.thread_mode() == RELAXED:
             return None
-        me = threading.get_ident()
+        me = threads.get_ident()
         for cap in self.active.values():
             if cap.stream.device == device and cap.status == ACTIVE and (
                     cap.mode == GLOBAL or cap.mode == THREAD_LOCAL and cap.thread == me):
@@ -122,7 +121,7 @@ class CaptureManager:
         self._count += 1
         model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
                       streams=[stream.handle])
-        cap = Capture(stream, mode, threading.get_ident(), model, streams=[stream])
+        cap = Capture(stream, mode, threads.get_ident(), model, streams=[stream])
         self.models[model.handle] = model
         self.active[stream.handle] = cap
         stream.capture = cap
@@ -143,7 +142,7 @@ class CaptureManager:
                            f"{call}: stream 0x{stream.handle:x} joined the capture of stream "
                            f"0x{cap.stream.handle:x} by waiting on its event; the capture was not "
                            f"begun here. End it on the origin stream 0x{cap.stream.handle:x}.")
-        if cap.mode != RELAXED and cap.thread != threading.get_ident():
+        if cap.mode != RELAXED and cap.thread != threads.get_ident():
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
                            f"{call}: the capture on stream 0x{stream.handle:x} began on another "

@@ -3,7 +3,7 @@
 Simulated memory costs real RAM once it is touched (storage.py). The budget is half of the
 tightest limit this process lives under — its cgroup's memory limit (v2 or v1), its
 address-space rlimit (``ulimit -v``) and the machine's physical memory — since Python, numpy
-and Jupyter need the rest. ``ACL_LAB_HOST_RAM`` ("1GiB", "512MiB", "2G", a byte count)
+and Jupyter need the rest; in a browser tab (Pyodide) a fixed 1 GiB. ``ACL_LAB_HOST_RAM`` ("1GiB", "512MiB", "2G", a byte count)
 overrides it. A call that would pass the budget raises SimulatorLimit before it changes
 anything; checking costs O(1).
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 
+from .. import wasm
 from ..errors import SimulatorLimit
 
 ENV = "ACL_LAB_HOST_RAM"
@@ -63,9 +63,13 @@ def limits() -> dict[str, int]:
     cgroup = _cgroup_limit()
     if cgroup:
         out["cgroup memory limit"] = cgroup
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft != resource.RLIM_INFINITY:
-        out["RLIMIT_AS (ulimit -v)"] = soft
+    try:
+        import resource     # POSIX only
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            out["RLIMIT_AS (ulimit -v)"] = soft
+    except (ImportError, OSError, ValueError):
+        pass
     try:
         out["physical memory"] = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError):
@@ -78,6 +82,8 @@ def budget() -> tuple[int, str]:
     text = os.environ.get(ENV)
     if text:
         return parse_size(text), f"{ENV}={text}"
+    if wasm.pyodide():      # a browser tab: its own limits (wasm.py), none of the above
+        return wasm.BUDGET, f"the browser-tab default of {mib(wasm.BUDGET)} ({wasm.where()})"
     found = limits()
     if not found:
         return 1 << 30, "a default of 1 GiB (no limit could be read)"

@@ -22,7 +22,7 @@ from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
 from .hostram import HostRam
 from .simerror import SimError
-from .storage import LazyStorage
+from .extents import storage_for
 
 DEVICE_BASE = 0x12C0_0000_0000   # device d's pools start at DEVICE_BASE + d * DEVICE_STRIDE
 DEVICE_STRIDE = 1 << 40
@@ -38,7 +38,7 @@ class Pool:
     def __init__(self, spec: PoolSpec, device: int | None, base: int, ram: HostRam):
         self.spec, self.device, self.base = spec, device, base
         self.blocks = FreeList(base, spec.size)
-        self.storage = LazyStorage(spec.size, salt=base // GiB * 37, ram=ram)
+        self.storage = storage_for(spec.size, salt=base // GiB * 37, ram=ram)
 
     @property
     def label(self) -> str:
@@ -244,7 +244,7 @@ class Memory:
                            f"use a policy that may fall back to other pages.")
         try:
             a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
-            pool.storage.forget(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
+            pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
             self._add(a)
         except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
             if self.allocs.pop(ptr, None) is not None:
@@ -329,9 +329,10 @@ class Memory:
             root = root_array(obj)
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
-            pool = next((p for p in self.all_pools() if p.storage.holds(root)), None)
-            if pool is not None:     # a view from ptr_to_numpy: its address is the pool's
-                return pool.base + offset
+            found = next(((p, at) for p in self.all_pools()
+                          if (at := p.storage.offset_of(root)) is not None), None)
+            if found is not None:    # a view from ptr_to_numpy: its address is the pool's
+                return found[0].base + found[1] + offset
             key, size, api = real, root.nbytes, "numpy"
             owner = weakref.ref(root, lambda _, key=key: self._dead.append(key))
         else:

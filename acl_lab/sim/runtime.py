@@ -9,7 +9,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from .. import constants as C
+from .. import constants as C, threads
 from .capture import CaptureManager
 from ..memory_rules import c_name
 from .memory import Allocation, Memory
@@ -62,7 +62,7 @@ class Runtime:
         self.models = Models(self)            # offline models, datasets, data buffers
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
-        self._local = threading.local()       # per-thread current context, last error
+        self._local = threads.Local()         # per-thread current context, last error
 
     # ----- bookkeeping -------------------------------------------------------------------
     def _handle(self, base: int) -> int:

@@ -158,9 +158,13 @@ class LazyStorage:
         lo, hi = self._span(offset, n)
         return n if len(self._fresh(lo, hi)) else 0
 
-    def holds(self, array: np.ndarray) -> bool:
-        """Is ``array`` this storage's own byte array (the root of a ptr_to_numpy view)?"""
-        return self._m is not None and array is self._m.bytes
+    def offset_of(self, array: np.ndarray) -> int | None:
+        """0 when ``array`` is this storage's own byte array (a ptr_to_numpy view's root)."""
+        return 0 if self._m is not None and array is self._m.bytes else None
+
+    def claim(self, offset: int, n: int) -> None:
+        """An allocation now owns [offset, offset+n): its whole chunks read as fresh."""
+        self.forget(offset, n)
 
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""

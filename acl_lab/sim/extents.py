@@ -1,0 +1,140 @@
+"""Byte storage where one big lazy mapping is impossible: Pyodide, in a browser tab.
+
+There one anonymous mmap is capped below 2 GiB and every mapped byte is real memory at once,
+so a pool cannot reserve its whole size as storage.py does. Here each allocation gets its
+own buffer (an *extent*), made the first time one of its bytes is touched: a 64 GiB device
+still reports 64 GiB, and RAM follows the allocations a learner really uses. An extent
+costs its whole size against the host-RAM budget (hostram.py) when it is made; one larger
+than a single map may be, or past the budget, raises SimulatorLimit and changes nothing.
+
+Fresh bytes are the same deterministic garbage as storage.py's (a function of the pool
+offset), so a chapter prints the same values in the browser as in JupyterLab. Bytes outside
+every live allocation (queued work that outlived a free) read as fresh garbage, or as the
+live allocations they overlap, and keep nothing written there. Same interface as
+LazyStorage; memory.py picks one per pool (``storage_for``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from sortedcontainers import SortedDict
+
+from .. import wasm
+from ..errors import SimulatorLimit
+from .hostram import HostRam, mib
+from .storage import CHUNK, LazyStorage, garbage_chunk
+
+
+def fill_garbage(out: np.ndarray, offset: int, salt: int) -> None:
+    """Write into ``out`` the fresh garbage of pool bytes [offset, offset + len(out))."""
+    pattern, end = garbage_chunk(), offset + len(out)
+    for c in range(offset // CHUNK, -(-end // CHUNK)):
+        s, e = max(offset, c * CHUNK), min(end, (c + 1) * CHUNK)
+        np.bitwise_xor(pattern[s - c * CHUNK:e - c * CHUNK], np.uint8((c + salt) & 0xFF),
+                       out=out[s - offset:e - offset])
+
+
+class ExtentStorage:
+    """Bytes of one pool, one buffer per allocation, addressed by offset from the pool base."""
+
+    def __init__(self, size: int, salt: int = 0, ram: HostRam | None = None):
+        self.size = size
+        self._salt = salt
+        self._ram = ram if ram is not None else HostRam(1 << 62, "no budget")
+        self._extents: SortedDict = SortedDict()   # start -> [end, buffer or None]
+        self.touched_bytes = 0
+
+    def _extent(self, offset: int, n: int) -> tuple[int, list]:
+        """(start, [end, buffer]) of the allocation holding [offset, offset+n); where none
+        holds it all, a loose one made for this access (see the module's docstring)."""
+        i = self._extents.bisect_right(offset) - 1
+        if i >= 0:
+            start, ext = self._extents.peekitem(i)
+            if offset + max(n, 0) <= ext[0]:
+                return start, ext
+        return offset, [offset + max(n, 0), self._loose(offset, max(n, 0))]
+
+    def _loose(self, offset: int, n: int) -> np.ndarray:
+        buf = np.empty(n, np.uint8)
+        fill_garbage(buf, offset, self._salt)
+        end = offset + n
+        first = max(self._extents.bisect_right(offset) - 1, 0)
+        for start in self._extents.islice(first, self._extents.bisect_left(end)):
+            stop, data = self._extents[start]
+            lo, hi = max(start, offset), min(stop, end)
+            if data is not None and lo < hi:
+                buf[lo - offset:hi - offset] = data[lo - start:hi - start]
+        return buf
+
+    def _made(self, start: int, ext: list, call: str) -> np.ndarray:
+        """The extent's buffer, made (and filled with garbage) on first touch."""
+        if ext[1] is None:
+            size = ext[0] - start
+            if size > wasm.MAP_CAP:
+                raise SimulatorLimit(
+                    f"{call}: touching this {mib(size)} allocation needs one buffer of that "
+                    f"size, and {wasm.where()} maps at most {mib(wasm.MAP_CAP)} at once. "
+                    f"Nothing was changed. The allocation itself is fine (memory info counts "
+                    f"it); use buffers under 2 GiB for data, or run the chapter in "
+                    f"JupyterLab (make lab).")
+            self._ram.need(size, call or "the simulator")
+            buf = np.empty(size, np.uint8)
+            fill_garbage(buf, start, self._salt)
+            ext[1], self.touched_bytes, self._ram.used = (
+                buf, self.touched_bytes + size, self._ram.used + size)
+        return ext[1]
+
+    def claim(self, offset: int, n: int) -> None:
+        """An allocation now owns [offset, offset+n): its bytes start fresh."""
+        self.forget(offset, n)
+        self._extents[offset] = [offset + n, None]
+
+    def forget(self, offset: int, n: int) -> None:
+        """The allocation at ``offset`` is gone: its buffer's RAM goes back."""
+        ext = self._extents.pop(offset, None)
+        if ext is not None and ext[1] is not None:
+            size = ext[0] - offset
+            self.touched_bytes, self._ram.used = self.touched_bytes - size, self._ram.used - size
+
+    def fresh_bytes(self, offset: int, n: int) -> int:
+        if n <= 0:
+            return 0
+        start, ext = self._extent(offset, n)
+        return 0 if ext[1] is not None else ext[0] - start
+
+    def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        start, ext = self._extent(offset, n)
+        if n <= 0 and ext[1] is None:
+            return np.empty(0, np.uint8)
+        return self._made(start, ext, call)[offset - start:offset - start + n]
+
+    def write(self, offset: int, n: int, writer, call: str = "") -> None:
+        if n > 0:
+            writer(self.view(offset, n, call))
+
+    def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
+        if n <= 0:
+            return
+        start, ext = self._extent(offset, n)
+        if ext[1] is not None:
+            out[:] = ext[1][offset - start:offset - start + n]
+            return
+        scratch = np.empty(n, np.uint8)     # so ``out`` is written in one step
+        fill_garbage(scratch, offset, self._salt)
+        out[:] = scratch
+
+    def read_scratch(self, offset: int, n: int) -> int:
+        return n if self.fresh_bytes(offset, n) else 0
+
+    def offset_of(self, array: np.ndarray) -> int | None:
+        """The pool offset where ``array`` (a ptr_to_numpy view's root) starts, if ours."""
+        return next((start for start, (_, buf) in self._extents.items() if buf is array), None)
+
+    def release(self) -> None:
+        self._ram.used -= self.touched_bytes
+        self._extents, self.touched_bytes = SortedDict(), 0
+
+
+def storage_for(size: int, salt: int, ram: HostRam):
+    """The storage a pool of ``size`` bytes uses on this platform."""
+    kind = ExtentStorage if wasm.pyodide() else LazyStorage
+    return kind(size, salt=salt, ram=ram)

@@ -1,0 +1,92 @@
+"""Thread identity for the simulator, and ``run_in_thread`` for the chapters.
+
+ACL keeps the current context, the last error and the capture mode per thread, and the
+chapters show it by running code "in another thread". On CPython that is a real thread.
+Pyodide cannot start threads, so there ``run_in_thread`` runs the function at once under a
+simulated thread identity: ``get_ident()`` and ``Local`` (threading.local's stand-in) see a
+new thread, so per-thread state behaves as the chapters teach.
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+
+from . import wasm
+
+_SIMULATED_IDS = itertools.count(1 << 62)   # never a real thread id
+_state = threading.local()                  # .stack: the simulated threads entered here
+_locals: "weakref.WeakSet[Local]" = weakref.WeakSet()
+
+
+def _current_simulated() -> int | None:
+    stack = getattr(_state, "stack", None)
+    return stack[-1] if stack else None
+
+
+def get_ident() -> int:
+    """threading.get_ident, or the simulated thread's id inside run_in_thread on Pyodide."""
+    sim = _current_simulated()
+    return threading.get_ident() if sim is None else sim
+
+
+def is_main() -> bool:
+    return _current_simulated() is None and threading.current_thread() is threading.main_thread()
+
+
+class Local:
+    """threading.local, with a separate namespace for each simulated thread."""
+
+    def __init__(self):
+        object.__setattr__(self, "_real", threading.local())
+        object.__setattr__(self, "_simulated", {})
+        _locals.add(self)
+
+    def _ns(self) -> dict:
+        sim = _current_simulated()
+        if sim is None:
+            return self._real.__dict__
+        return self._simulated.setdefault(sim, {})
+
+    def __getattr__(self, name):
+        try:
+            return self._ns()[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self._ns()[name] = value
+
+
+def _simulate(fn, args, kwargs):
+    ident = next(_SIMULATED_IDS)
+    stack = _state.__dict__.setdefault("stack", [])
+    stack.append(ident)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        stack.pop()
+        for local in list(_locals):     # the thread ends: its thread-local state goes
+            local._simulated.pop(ident, None)
+
+
+def run_in_thread(fn, *args, **kwargs):
+    """Run ``fn(*args, **kwargs)`` in another thread and wait for it; its result, or its
+    exception raised here. A real thread on CPython; under Pyodide a simulated one (same
+    per-thread state: no current context, its own last error and capture mode)."""
+    if wasm.pyodide():
+        return _simulate(fn, args, kwargs)
+    box = {}
+
+    def body():
+        try:
+            box["result"] = fn(*args, **kwargs)
+        except BaseException as e:    # handed to the caller, as if the call were here
+            box["error"] = e
+
+    t = threading.Thread(target=body, name=f"run_in_thread({getattr(fn, '__name__', 'fn')})")
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box.pop("error")
+    return box.get("result")
