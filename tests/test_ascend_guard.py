@@ -120,10 +120,17 @@ class StandIn(types.ModuleType):
 
 
 @pytest.fixture
-def real(monkeypatch):
+def stand_in():
+    """The pyACL stand-in class to install; a test module that needs more calls overrides
+    this fixture with a subclass and imports ``real`` and ``acl`` from here."""
+    return StandIn
+
+
+@pytest.fixture
+def real(monkeypatch, stand_in):
     """The stand-in installed as ``acl``; afterwards the simulator is active again."""
     monkeypatch.delenv("ACL_LAB_GUARD", raising=False)
-    fake = StandIn()
+    fake = stand_in()
     monkeypatch.setitem(sys.modules, "acl", fake)
     yield fake
     acl_lab.load(backend="sim")

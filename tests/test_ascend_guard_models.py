@@ -1,13 +1,12 @@
 """The guard and offline models on real hardware (a recording stand-in for pyACL): loads
 pass through and are recorded for the snapshot; memory an app-managed model runs on cannot
 be freed while the model is loaded; unload and device reset forget the model."""
-import sys
 
 import pytest
 
 import acl_lab
 from acl_lab import constants as C
-from test_ascend_guard import StandIn, refused
+from test_ascend_guard import StandIn, acl, real, refused  # noqa: F401 (fixtures)
 
 
 class WithModels(StandIn):
@@ -24,20 +23,8 @@ class WithModels(StandIn):
 
 
 @pytest.fixture
-def real(monkeypatch):
-    monkeypatch.delenv("ACL_LAB_GUARD", raising=False)
-    fake = WithModels()
-    monkeypatch.setitem(sys.modules, "acl", fake)
-    yield fake
-    acl_lab.load(backend="sim")
-
-
-@pytest.fixture
-def acl(real):
-    acl = acl_lab.load(backend="ascend")
-    assert acl.init() == 0 and acl.rt.set_device(0) == 0
-    real.calls.clear()
-    return acl
+def stand_in():
+    return WithModels
 
 
 def _app_managed(acl):

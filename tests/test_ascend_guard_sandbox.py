@@ -11,7 +11,7 @@ import acl_lab
 from acl_lab import constants as C
 from acl_lab.errors import AclLabError
 from acl_lab.memory_rules import KEEP_DROPPED
-from test_ascend_guard import StandIn, refused
+from test_ascend_guard import StandIn, acl, real, refused  # noqa: F401 (fixtures)
 
 U8 = np.dtype(np.uint8).num
 H2D, D2H = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST
@@ -31,20 +31,8 @@ class CapturingStandIn(StandIn):
 
 
 @pytest.fixture
-def real(monkeypatch):
-    monkeypatch.delenv("ACL_LAB_GUARD", raising=False)
-    fake = CapturingStandIn()
-    monkeypatch.setitem(sys.modules, "acl", fake)
-    yield fake
-    acl_lab.load(backend="sim")
-
-
-@pytest.fixture
-def acl(real):
-    acl = acl_lab.load(backend="ascend")
-    assert acl.init() == 0 and acl.rt.set_device(0) == 0
-    real.calls.clear()
-    return acl
+def stand_in():
+    return CapturingStandIn
 
 
 def test_free_host_under_a_live_ptr_to_numpy_array_warns(real, acl, capsys):
