@@ -11,15 +11,14 @@ import os
 import sys
 import threading
 
+from .i18n import _
+
 ENV = "ACL_LAB_PLATFORM"
 #: the largest single buffer Pyodide maps (one anonymous mmap must stay below 2 GiB)
 MAP_CAP = (1 << 31) - (1 << 16)
 #: the default host-RAM budget there: a browser tab's WebAssembly memory is 4 GiB at most,
 #: and Python, numpy and the page need their share
 BUDGET = 1 << 30
-NO_THREADS = ("threads cannot start in this Python ({where}): {what}. Use "
-              "acl_lab.run_in_thread(fn, *args), which runs fn as another thread here, or run "
-              "the notebook in JupyterLab (make lab) or on Binder.")
 
 
 def pyodide() -> bool:
@@ -32,7 +31,10 @@ def where() -> str:
 
 
 def no_threads(what: str) -> str:
-    return NO_THREADS.format(where=where(), what=what)
+    return _("threads cannot start in this Python ({where}): {what}. Use "
+             "acl_lab.run_in_thread(fn, *args), which runs fn as another thread here, or run "
+             "the notebook in JupyterLab (make lab) or on Binder.").format(where=where(),
+                                                                            what=what)
 
 
 def require(module: str, who: str) -> None:

@@ -1,5 +1,6 @@
 """Languages: English by default, Chinese from the shipped gettext catalog, every message
 translated with the same placeholders, and the compiled catalog in step with its source."""
+import ast
 import re
 import string
 import subprocess
@@ -35,8 +36,27 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+def literal_message_ids() -> set[str]:
+    """The string literal of every ``_("...")`` call in the package, found by ``ast``."""
+    ids = set()
+    for path in (ROOT / "acl_lab").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "_" and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                ids.add(node.args[0].value)
+    return ids
+
+
 def all_message_ids() -> set[str]:
-    return errors.message_ids() | exercises.message_ids()
+    return errors.message_ids() | exercises.message_ids() | literal_message_ids()
+
+
+def test_the_literal_extractor_sees_the_sandbox_messages():
+    found = literal_message_ids()
+    assert any(m.startswith("{call}: the simulation would need") for m in found)
+    assert any(m.startswith("threads cannot start in this Python") for m in found)
 
 
 def test_the_compiled_catalog_matches_its_source():

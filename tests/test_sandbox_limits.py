@@ -69,6 +69,20 @@ def test_a_write_past_the_budget_raises_and_changes_nothing(small):
     assert acl_lab.snapshot()["touched_bytes"] == 0
 
 
+def test_the_budget_refusal_speaks_the_learners_language(small):
+    acl = small
+    dev, _ = acl.rt.malloc(64 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    acl_lab.set_language("zh_CN")
+    try:
+        with pytest.raises(SimulatorLimit) as e:
+            acl.rt.memset(dev, 64 * MiB, 2, 64 * MiB)
+    finally:
+        acl_lab.set_language("en")
+    text = str(e.value)
+    assert "还需要 64 MiB Host内存" in text and "没有任何改动" in text
+    assert "ACL_LAB_HOST_RAM" in text and "acl_lab.reset()" in text
+
+
 def test_a_full_overwrite_of_fresh_memory_fills_no_garbage_first(small):
     acl = small
     dev, _ = acl.rt.malloc(3 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import constants as C, wasm
 from ..errors import AclLabError, SimulatorLimit
+from ..i18n import _
 from ..memory_rules import NPY_TYPES
 from . import transfer, waits
 from .profiles import Profile, get_profile
@@ -67,10 +68,10 @@ _u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
 def _out_of_memory(call: str) -> SimulatorLimit:
     """Python could not allocate host memory during ``call`` (the budget leaves the rest of
     the machine to others, and they took it): say so instead of a bare MemoryError."""
-    return SimulatorLimit(f"{call}: the host ran out of memory while simulating this call; "
-                          f"queued work stays queued and nothing was lost. Free memory (in "
-                          f"this notebook or elsewhere), use smaller buffers, or "
-                          f"acl_lab.reset().")
+    return SimulatorLimit(_("{call}: the host ran out of memory while simulating this call; "
+                            "queued work stays queued and nothing was lost. Free memory (in "
+                            "this notebook or elsewhere), use smaller buffers, or "
+                            "acl_lab.reset().").format(call=call))
 
 
 def _api(*fail):

@@ -21,6 +21,7 @@ from sortedcontainers import SortedDict
 from .. import wasm
 from ..errors import SimulatorLimit
 from .hostram import HostRam, mib
+from ..i18n import _
 from .storage import CHUNK, LazyStorage, garbage_chunk
 
 
@@ -70,12 +71,12 @@ class ExtentStorage:
         if ext[1] is None:
             size = ext[0] - start
             if size > wasm.MAP_CAP:
-                raise SimulatorLimit(
-                    f"{call}: touching this {mib(size)} allocation needs one buffer of that "
-                    f"size, and {wasm.where()} maps at most {mib(wasm.MAP_CAP)} at once. "
-                    f"Nothing was changed. The allocation itself is fine (memory info counts "
-                    f"it); use buffers under 2 GiB for data, or run the chapter in "
-                    f"JupyterLab (make lab).")
+                raise SimulatorLimit(_(
+                    "{call}: touching this {size} allocation needs one buffer of that "
+                    "size, and {where} maps at most {cap} at once. Nothing was changed. The "
+                    "allocation itself is fine (memory info counts it); use buffers under "
+                    "2 GiB for data, or run the chapter in JupyterLab (make lab).").format(
+                        call=call, size=mib(size), where=wasm.where(), cap=mib(wasm.MAP_CAP)))
             self._ram.need(size, call or "the simulator")
             buf = np.empty(size, np.uint8)
             fill_garbage(buf, start, self._salt)

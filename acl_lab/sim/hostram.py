@@ -14,6 +14,7 @@ import re
 
 from .. import wasm
 from ..errors import SimulatorLimit
+from ..i18n import _
 
 ENV = "ACL_LAB_HOST_RAM"
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 10**6,
@@ -109,12 +110,15 @@ class HostRam:
     def need(self, nbytes: int, call: str, what: str = "simulated bytes") -> None:
         """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget."""
         if nbytes > 0 and self.used + self.reserved + nbytes > self.limit:
-            raise SimulatorLimit(
-                f"{call}: the simulation would need {mib(nbytes)} more host RAM for {what}, "
-                f"but {mib(self.used + self.reserved)} of its budget of {mib(self.limit)} "
-                f"({self.source}) are in use. Nothing was changed. Use smaller buffers, free "
-                f"memory you no longer need, acl_lab.reset(), or another profile; set {ENV} "
-                f"(e.g. {ENV}=4GiB) only if this machine really has the RAM.")
+            raise SimulatorLimit(_(
+                "{call}: the simulation would need {needed} more host RAM for {what}, "
+                "but {in_use} of its budget of {budget} ({source}) are in use. Nothing was "
+                "changed. Use smaller buffers, free memory you no longer need, "
+                "acl_lab.reset(), or another profile; set {env} (e.g. {env}=4GiB) only if "
+                "this machine really has the RAM.").format(
+                    call=call, needed=mib(nbytes), what=what,
+                    in_use=mib(self.used + self.reserved), budget=mib(self.limit),
+                    source=self.source, env=ENV))
 
     def reserve(self, nbytes: int, call: str) -> None:
         self.need(nbytes, call)

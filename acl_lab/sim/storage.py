@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import SimulatorLimit
+from ..i18n import _
 from .hostram import HostRam, mib
 
 CHUNK = 64 * 1024
@@ -59,11 +60,12 @@ class LazyStorage:
             try:
                 raw = mmap.mmap(-1, mapped, flags=flags)
             except (OSError, OverflowError) as e:    # ulimit -v smaller than the pool
-                raise SimulatorLimit(
-                    f"the simulator reserves address space for each memory pool it uses "
-                    f"({mib(mapped)} here) and the operating system refused ({e}). Raise "
-                    f"the address-space limit (ulimit -v), or use a profile with smaller "
-                    f"memory: acl_lab.reset('310'). Nothing was changed.") from None
+                raise SimulatorLimit(_(
+                    "the simulator reserves address space for each memory pool it uses "
+                    "({size} here) and the operating system refused ({reason}). Raise the "
+                    "address-space limit (ulimit -v), or use a profile with smaller memory: "
+                    "acl_lab.reset('310'). Nothing was changed.").format(
+                        size=mib(mapped), reason=e)) from None
             m = self._m = _Mapped(raw, np.frombuffer(raw, dtype=np.uint8),
                                   np.zeros(mapped // CHUNK, dtype=bool))
         return m
