@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from . import constants as C
+from .i18n import _
 
 H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
                       C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
@@ -57,23 +58,27 @@ def free_refusal(api: str, ptr: int, block, released: str | None, inside) -> str
     cname = c_name(api)
     if block is None:
         if released:
-            return (f"{cname}: 0x{ptr:x} was already released ({released}). Free each block "
-                    f"exactly once, and stop using the pointer after.")
+            return _("{call}: {ptr} was already released ({released}). Free each block "
+                     "exactly once, and stop using the pointer after.").format(
+                         call=cname, ptr=f"0x{ptr:x}", released=released)
         if inside is not None:
-            return (f"{cname}: 0x{ptr:x} points {ptr - inside.ptr} B inside "
-                    f"{inside.describe()}. Free the start address the allocator returned, not "
-                    f"an address inside the block.")
-        return (f"{cname}: 0x{ptr:x} was not returned by any ACL allocator in this process. "
-                f"Only free what aclrtMalloc / aclrtMallocHost / acldvppMalloc gave you.")
+            return _("{call}: {ptr} points {offset} B inside {block}. Free the start "
+                     "address the allocator returned, not an address inside the block.").format(
+                         call=cname, ptr=f"0x{ptr:x}", offset=ptr - inside.ptr,
+                         block=inside.describe())
+        return _("{call}: {ptr} was not returned by any ACL allocator in this process. Only "
+                 "free what aclrtMalloc / aclrtMallocHost / acldvppMalloc gave you.").format(
+                     call=cname, ptr=f"0x{ptr:x}")
     wanted = FREED_BY.get(block.api)
     if wanted is None:
-        return (f"{cname}: 0x{ptr:x} is {block.describe()} — memory Python owns. Let the "
-                f"array / bytes object go; ACL must not free it.")
+        return _("{call}: {ptr} is {block} — memory Python owns. Let the array / bytes "
+                 "object go; ACL must not free it.").format(
+                     call=cname, ptr=f"0x{ptr:x}", block=block.describe())
     if wanted != api:
         src, right = c_name(block.api), c_name(wanted)
-        return (f"{cname}: 0x{ptr:x} came from {src}, which is paired with {right}. {src} "
-                f"memory is freed only by {right}, and {cname} frees only what its own "
-                f"allocator returned.")
+        return _("{call}: {ptr} came from {src}, which is paired with {right}. {src} memory "
+                 "is freed only by {right}, and {call} frees only what its own allocator "
+                 "returned.").format(call=cname, ptr=f"0x{ptr:x}", src=src, right=right)
     return None
 
 
@@ -83,16 +88,19 @@ def range_refusal(call: str, what: str, addr: int, count: int, block,
     ``block`` is the live block containing ``addr``; refusals are ACL_ERROR_RT_PARAM_INVALID."""
     if block is None:
         if released:
-            return (f"{call}: {what} 0x{addr:x} was released ({released}); using it is a "
-                    f"use-after-free. Allocate again and use the new pointer.")
-        return (f"{call}: {what} 0x{addr:x} is not inside any memory this process allocated. "
-                f"Use pointers from aclrtMalloc / aclrtMallocHost, or register a numpy array "
-                f"with acl.util.numpy_to_ptr.")
+            return _("{call}: {what} {addr} was released ({released}); using it is a "
+                     "use-after-free. Allocate again and use the new pointer.").format(
+                         call=call, what=what, addr=f"0x{addr:x}", released=released)
+        return _("{call}: {what} {addr} is not inside any memory this process allocated. "
+                 "Use pointers from aclrtMalloc / aclrtMallocHost, or register a numpy array "
+                 "with acl.util.numpy_to_ptr.").format(call=call, what=what, addr=f"0x{addr:x}")
     end = block.ptr + block.size
     if addr + count > end:
-        return (f"{call}: {count} B at {what} 0x{addr:x} run {addr + count - end} B past the "
-                f"end of {block.describe()}. Use at most {end - addr} B from there. (Real ACL "
-                f"cannot always see this; on hardware it corrupts memory or crashes.)")
+        return _("{call}: {count} B at {what} {addr} run {past} B past the end of {block}. "
+                 "Use at most {most} B from there. (Real ACL cannot always see this; on "
+                 "hardware it corrupts memory or crashes.)").format(
+                     call=call, count=count, what=what, addr=f"0x{addr:x}",
+                     past=addr + count - end, block=block.describe(), most=end - addr)
     return None
 
 
@@ -119,10 +127,11 @@ def is_read_only(owner, spans: list, offset: int, n: int) -> bool:
 
 def read_only_refusal(call: str, what: str, addr: int, block) -> str:
     """Why ``call`` must not write ``what`` at ``addr`` inside read-only ``block``."""
-    return (f"{call}: {what} 0x{addr:x} is {block.describe()}, which is read-only (a "
-            f"read-only numpy array or view, or a bytes object of at most one byte, which "
-            f"Python shares between all code). Write into a writable numpy array, a fresh "
-            f"bytes object of your own (np_data.tobytes()) or aclrtMallocHost memory instead.")
+    return _("{call}: {what} {addr} is {block}, which is read-only (a read-only numpy array "
+             "or view, or a bytes object of at most one byte, which Python shares between all "
+             "code). Write into a writable numpy array, a fresh bytes object of your own "
+             "(np_data.tobytes()) or aclrtMallocHost memory instead.").format(
+                 call=call, what=what, addr=f"0x{addr:x}", block=block.describe())
 
 
 def kind_refusal(call: str, kind: int, dst, src) -> str | None:

@@ -11,6 +11,7 @@ import pytest
 
 import acl_lab
 from acl_lab import errors, exercises, i18n
+from acl_lab.constants import ACL_ERROR_RT_PARAM_INVALID
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -119,3 +120,24 @@ def test_the_environment_chooses_and_a_typo_does_not_stop_the_import(value, lang
         capture_output=True, text=True, env={"ACL_LAB_LANG": value, "PATH": ""}, check=True)
     assert out.stdout.strip() == language
     assert ("ACL_LAB_LANG" in out.stderr) == warns
+
+
+def test_a_double_free_is_explained_in_the_learners_language():
+    acl_lab.reset()
+    acl = acl_lab.load()
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    ptr, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.free(ptr) == 0
+    try:
+        acl_lab.set_language("zh_CN")
+        assert acl.rt.free(ptr) == ACL_ERROR_RT_PARAM_INVALID
+        chinese_text = acl.get_recent_err_msg()
+        acl_lab.set_language("en")
+        assert acl.rt.free(ptr) == ACL_ERROR_RT_PARAM_INVALID
+        english_text = acl.get_recent_err_msg()
+    finally:
+        acl_lab.set_language("en")
+        acl_lab.reset()
+    assert f"aclrtFree：0x{ptr:x} 已经释放过了" in chinese_text
+    assert f"aclrtFree: 0x{ptr:x} was already released (" in english_text
+    assert "Free each block exactly once" in english_text
