@@ -15,6 +15,7 @@ import numpy as np
 from sortedcontainers import SortedList
 
 from .. import constants as C
+from ..i18n import _
 from ..memory_rules import (c_name, dropped_beyond_bound, free_refusal, is_read_only,
                             note_registration, range_refusal, root_array)
 from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
@@ -184,11 +185,12 @@ class Memory:
         """ACL refuses a zero size, or one whose rounding overflows size_t, before anything."""
         if size <= 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: size is {size}. Ask for at least 1 byte.")
+                           _("{call}: size is {size}. Ask for at least 1 byte.").format(
+                               call=call, size=size))
         if align32_footprint(size) >= 1 << 64:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: size {size} overflows size_t when rounded up to 32 bytes. "
-                           f"Ask for less.")
+                           _("{call}: size {size} overflows size_t when rounded up to 32 "
+                             "bytes. Ask for less.").format(call=call, size=size))
 
     def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
         cname = c_name(api)
@@ -196,15 +198,17 @@ class Memory:
         base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~0x11FF else policy & 0xFF  # unknown: default
         if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{cname}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
-                           f"driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or NORMAL_ONLY.")
+                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
+                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
+                             "NORMAL_ONLY.").format(call=cname))
         huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
             else malloc_footprint(size)
         if footprint >= 1 << 64:   # C: size + padding wraps around size_t
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{cname}: size {size} plus {footprint - size} B of rounding and "
-                           f"padding overflows size_t. Ask for less.")
+                           _("{call}: size {size} plus {extra} B of rounding and padding "
+                             "overflows size_t. Ask for less.").format(
+                               call=cname, size=size, extra=footprint - size))
         align = DVPP_ALIGN if api == "dvpp_malloc" else RUNTIME_ALIGN
         key = (device, policy, footprint > HUGE_FIRST_THRESHOLD)
         pools = self._pool_order.get(key)
@@ -214,10 +218,10 @@ class Memory:
                 self._pool_order[key] = pools
         if not pools:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                           f"{cname}: {self.profile.soc_name} (profile '{self.profile.name}') "
-                           f"has no pages for policy "
-                           f"{C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)}. Use "
-                           f"ACL_MEM_MALLOC_HUGE_FIRST.")
+                           _("{call}: {soc} (profile '{profile}') has no pages for policy "
+                             "{policy}. Use ACL_MEM_MALLOC_HUGE_FIRST.").format(
+                               call=cname, soc=self.profile.soc_name, profile=self.profile.name,
+                               policy=C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)))
         return self._place(pools, size, footprint, align, api, "device", device, policy)
 
     def malloc_host(self, size: int) -> Allocation:
@@ -236,12 +240,13 @@ class Memory:
             if ptr is not None:
                 break
         else:
-            names = ", ".join(f"{p.label}: {p.blocks.free} B free, largest block "
-                              f"{p.blocks.largest_free} B" for p in pools)
+            names = ", ".join(_("{pool}: {free} B free, largest block {largest} B").format(
+                pool=p.label, free=p.blocks.free, largest=p.blocks.largest_free) for p in pools)
             raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION,
-                           f"{c_name(api)}: cannot take {footprint} B ({size} B asked) — "
-                           f"{names}. Free memory you no longer need, ask for less, or "
-                           f"use a policy that may fall back to other pages.")
+                           _("{call}: cannot take {footprint} B ({size} B asked) — {pools}. "
+                             "Free memory you no longer need, ask for less, or use a policy "
+                             "that may fall back to other pages.").format(
+                               call=c_name(api), footprint=footprint, size=size, pools=names))
         try:
             a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
             pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
@@ -284,7 +289,8 @@ class Memory:
     def check_free(self, ptr: int, api: str) -> Allocation:
         """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
         if ptr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c_name(api)}: the pointer is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: the pointer is NULL (0).").format(call=c_name(api)))
         a = self.allocs.get(ptr)
         inside = self.find(ptr) if a is None else None
         why = free_refusal(api, ptr, a, self._freed.get(ptr), inside)
@@ -314,7 +320,8 @@ class Memory:
     def resolve(self, addr: int, count: int, what: str, call: str) -> Allocation:
         """The allocation holding [addr, addr+count); explains NULL, unknown and overruns."""
         if addr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: {what} is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: {what} is NULL (0).").format(call=call, what=what))
         a = self.find(addr)
         why = range_refusal(call, what, addr, count, a, self._freed.get(addr) if a is None else None)
         if why:
