@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import constants as C
+from ..i18n import _
 from ..align import RUNTIME_ALIGN
 from .memory import Allocation
 from .simerror import SimError
@@ -23,22 +24,24 @@ from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H
 def _count_within(call: str, count: int, maximum: int, what: str) -> None:
     if count > maximum:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: count {count} is larger than {what} {maximum}. The maximum is "
-                       f"how many bytes the destination can hold: copy at most that many.")
+                       _("{call}: count {count} is larger than {what} {maximum}. The maximum "
+                         "is how many bytes the destination can hold: copy at most that "
+                         "many.").format(call=call, count=count, what=what, maximum=maximum))
 
 
 def _not_null(call: str, **pointers: int) -> None:
     for name, p in pointers.items():
         if p == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: {name} is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: {what} is NULL (0).").format(call=call, what=name))
 
 
 def _check_kind(call: str, kind: int) -> None:
     if kind not in ACCEPTED_KINDS:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: kind {kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST (0), "
-                       f"HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
-                       f"DEFAULT (4).")
+                       _("{call}: kind {kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST "
+                         "(0), HOST_TO_DEVICE (1), DEVICE_TO_HOST (2), DEVICE_TO_DEVICE (3) or "
+                         "DEFAULT (4).").format(call=call, kind=kind))
 
 
 def _direction(rt, call: str, kind: int, dst: Allocation, src: Allocation, strict: bool) -> int:
@@ -55,9 +58,10 @@ def _direction(rt, call: str, kind: int, dst: Allocation, src: Allocation, stric
 def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
     if dst != src and dst < src + count and src < dst + count:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
-                       f"{min(src, dst) + count - max(src, dst)} B. Copy through a separate "
-                       f"buffer.")
+                       _("{call}: source {src} and destination {dst} overlap by {overlap} B. "
+                         "Copy through a separate buffer.").format(
+                           call=call, src=f"0x{src:x}", dst=f"0x{dst:x}",
+                           overlap=min(src, dst) + count - max(src, dst)))
 
 
 def _writable(call: str, a: Allocation, what: str, addr: int, count: int) -> None:
@@ -69,10 +73,11 @@ def _aligned64(call: str, **pointers: int) -> None:
     for name, p in pointers.items():
         if p % RUNTIME_ALIGN:
             raise SimError(C.ACL_ERROR_RT_ADDR_UNALIGNED,
-                           f"{call}: {name} 0x{p:x} is not 64-byte aligned (0x{p:x} % 64 = "
-                           f"{p % RUNTIME_ALIGN}). Asynchronous copies need source and "
-                           f"destination 64-byte aligned (the runtime does not check this; the "
-                           f"copy engine needs it). Offset your pointers by multiples of 64.")
+                           _("{call}: {what} {addr} is not 64-byte aligned ({addr} % 64 = "
+                             "{rest}). Asynchronous copies need source and destination 64-byte "
+                             "aligned (the runtime does not check this; the copy engine needs "
+                             "it). Offset your pointers by multiples of 64.").format(
+                               call=call, what=name, addr=f"0x{p:x}", rest=p % RUNTIME_ALIGN))
 
 
 def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int,
@@ -94,9 +99,9 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     _writable(call, a, "devPtr", ptr, count)
     if s is not None and a.pool is None:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: 0x{ptr:x} is pageable host memory ({a.describe()}); a stream "
-                       f"cannot write it. Use aclrtMallocHost memory or the synchronous "
-                       f"aclrtMemset.")
+                       _("{call}: {ptr} is pageable host memory ({block}); a stream cannot "
+                         "write it. Use aclrtMallocHost memory or the synchronous "
+                         "aclrtMemset.").format(call=call, ptr=f"0x{ptr:x}", block=a.describe()))
     byte, off = value & 0xFF, ptr - a.ptr
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
@@ -123,17 +128,17 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     direction = _direction(rt, call, kind, d, sa, strict=False)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                       f"{call}: asynchronous host-to-host copies are not supported when the "
-                       f"application runs on the host (ACL_HOST). Copy host memory with the "
-                       f"synchronous aclrtMemcpy.")
+                       _("{call}: asynchronous host-to-host copies are not supported when the "
+                         "application runs on the host (ACL_HOST). Copy host memory with the "
+                         "synchronous aclrtMemcpy.").format(call=call))
     pageable = d.pool is None or sa.pool is None
     if s is not None and pageable:
         if direction == H2H or direction == D2D:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if direction == H2H
                            else C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: an asynchronous {kind_name(direction)} copy cannot use "
-                           f"pageable memory. Allocate with aclrtMallocHost, or copy "
-                           f"synchronously.")
+                           _("{call}: an asynchronous {kind} copy cannot use pageable memory. "
+                             "Allocate with aclrtMallocHost, or copy synchronously.").format(
+                               call=call, kind=kind_name(direction)))
         rt.stream_sync_for_pageable(s, call)   # ACL turns it into sync stream + sync copy
         s = None
     elif s is not None:
@@ -155,13 +160,15 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     _not_null(call, dst=dst, src=src)
     if width > spitch or width > dpitch:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: width {width} is wider than a pitch (spitch {spitch}, dpitch "
-                       f"{dpitch}). The pitch is the row stride in bytes, at least the width.")
+                       _("{call}: width {width} is wider than a pitch (spitch {spitch}, dpitch "
+                         "{dpitch}). The pitch is the row stride in bytes, at least the "
+                         "width.").format(call=call, width=width, spitch=spitch, dpitch=dpitch))
     allowed = (H2D, D2H, DEFAULT) if s is None else (H2D, D2H, D2D, DEFAULT)
     if kind not in allowed:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: kind {kind_name(kind)} is not allowed; use "
-                       + ", ".join(kind_name(k) for k in allowed) + ".")
+                       _("{call}: kind {kind} is not allowed; use {allowed}.").format(
+                           call=call, kind=kind_name(kind),
+                           allowed=", ".join(kind_name(k) for k in allowed)))
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
     d = rt.memory.resolve(dst, dspan, "dst", call)
     _writable(call, d, "dst", dst, dspan)
@@ -169,8 +176,9 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     direction = _direction(rt, call, kind, d, sa, strict=True)
     if direction not in allowed:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: the pointers make this a {kind_name(direction)} copy, which "
-                       f"{call} does not do. Use aclrtMemcpy for it.")
+                       _("{call}: the pointers make this a {kind} copy, which {call} does not "
+                         "do. Use aclrtMemcpy for it.").format(call=call,
+                                                               kind=kind_name(direction)))
 
     def run() -> None:
         dv = as_strided(d.view(dst - d.ptr, dspan, call=call), (height, width), (dpitch, 1))
