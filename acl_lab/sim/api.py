@@ -141,7 +141,7 @@ def _value(default):
                 try:
                     return fn(self, rt, *args)
                 except SimError as e:
-                    rt.last_error = e.message
+                    rt.last_error, rt.last_code = e.message, e.code
                     return default
         return _fails_as(default)(wrapper)
     return deco
@@ -742,18 +742,8 @@ class Rt(_Namespace, _Callbacks):
         rt.peer.disable(_i32("aclrtDeviceDisablePeerAccess", "peerDeviceId", peer_device_id))
 
 
-def _creator(fn):
-    """C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure."""
-    @functools.wraps(fn)
-    def wrapper(self, *args):
-        rt = self._sim.rt
-        with rt.lock:
-            try:
-                return fn(self, rt, *args)
-            except SimError as e:
-                rt.last_error, rt.last_code = e.message, e.code
-                return 0
-    return _fails_as(0)(wrapper)
+#: C creators (aclCreateTensor, aclCreateScalar) return a handle, NULL (0) on failure.
+_creator = _value(0)
 
 
 def _ints(call: str, name: str, values) -> tuple:
