@@ -4,12 +4,13 @@ user-level MemoryPool (acl_lab.pool) both place blocks with it.
 Blocks are byte ranges; a block may start anywhere its caller's alignment allows, and the
 bytes skipped to reach that alignment stay free (and visible as fragmentation). It lives
 outside sim/ because acl_lab.pool must not import the simulator.
+
+Each free block is a key, ``length << bits | offset``, so that sorted keys are best fit
+first (smallest block, then lowest address); ints compare several times faster than tuples.
 """
 from __future__ import annotations
 
-from sortedcontainers import SortedList
-
-from .align import align_up
+from .sorted_keys import SortedKeys
 
 
 class FreeList:
@@ -18,11 +19,8 @@ class FreeList:
         self.used = 0
         self._by_start: dict[int, int] = {}   # start -> length of each free block
         self._by_end: dict[int, int] = {}     # end -> start
-        # (length, start) of each free block packed into one int, length << _bits | offset,
-        # sorted: best fit first. Ints compare several times faster than tuples; a SortedList
-        # keeps inserts and removals cheap however fragmented the pool gets.
         self._bits = size.bit_length()
-        self._index = SortedList()
+        self._index = SortedKeys()            # the key of each free block
         if size:
             self._add(base, size)
 
@@ -36,17 +34,25 @@ class FreeList:
         del self._by_end[start + length]
         self._index.remove(length << self._bits | start - self.base)
 
+    def _best_fit(self, nbytes: int, align: int) -> int | None:
+        """The smallest key whose block holds ``nbytes`` at an ``align``-aligned start."""
+        bits, base, ceiling = self._bits, self.base, self._index.ceiling
+        mask = (1 << bits) - 1
+        key = ceiling(nbytes << bits)
+        while key is not None:
+            start = (key & mask) + base
+            if -(-start // align) * align - start + nbytes <= key >> bits:
+                return key
+            key = ceiling(key + 1)
+        return None
+
     def alloc(self, nbytes: int, align: int) -> int | None:
         """Best fit for ``nbytes`` at an ``align``-aligned start; None (and no change) if full."""
-        bits, base = self._bits, self.base
-        offset_mask = (1 << bits) - 1
-        for key in self._index.irange(nbytes << bits):
-            length, start = key >> bits, (key & offset_mask) + base
-            addr = start if start % align == 0 else align_up(start, align)
-            if addr - start + nbytes <= length:
-                break
-        else:
+        key = self._best_fit(nbytes, align)
+        if key is None:
             return None
+        length, start = key >> self._bits, (key & ((1 << self._bits) - 1)) + self.base
+        addr = -(-start // align) * align
         added, used = [], self.used
         try:
             self._remove(start, length)
@@ -96,7 +102,7 @@ class FreeList:
         for start, length in removed:
             self._by_start[start] = length
             self._by_end[start + length] = start
-        self._index = SortedList(length << self._bits | start - self.base
+        self._index = SortedKeys(length << self._bits | start - self.base
                                  for start, length in self._by_start.items())
         self.used = used
 
@@ -106,7 +112,7 @@ class FreeList:
 
     @property
     def largest_free(self) -> int:
-        return self._index[-1] >> self._bits if self._index else 0
+        return (self._index.last() or 0) >> self._bits
 
     def free_blocks(self) -> list[tuple[int, int]]:
         """(start, length) of every free block, by address."""
