@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
-from sortedcontainers import SortedList
 
 from .. import constants as C
 from ..i18n import _
-from ..memory_rules import (c_name, dropped_beyond_bound, free_refusal, is_read_only,
-                            note_registration, range_refusal, root_array)
-from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from ..memory_rules import (ALLOCATORS, FREED_BY, c_name, dropped_beyond_bound, free_refusal,
+                            is_read_only, note_registration, range_refusal, root_array)
+from ..align import RUNTIME_ALIGN, align32_footprint
+from ..sorted_keys import SortedKeys
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
 from .hostram import HostRam
@@ -30,6 +29,8 @@ DEVICE_STRIDE = 1 << 40
 HOST_BASE = 0x7F10_0000_0000     # aclrtMallocHost (pinned) memory
 PAGEABLE_BASE = 0x5610_0000_0000  # numpy arrays / bytes registered through acl.util
 HUGE_FIRST_THRESHOLD = 1 * MiB   # HUGE_FIRST: padded sizes up to 1 MiB take normal pages
+#: what a free call leaves for messages about the pointer: (its C name,), worded when asked
+_FREED_BY_CALL = {api: (c_name(api),) for api in ("free", "free_host", "dvpp_free")}
 _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
                  C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
 
@@ -47,19 +48,27 @@ class Pool:
         return f"{self.spec.label} ({where})"
 
 
-@dataclass(eq=False)
 class Allocation:
-    ptr: int
-    size: int              # bytes the caller asked for (the usable range)
-    footprint: int         # bytes taken from the pool (ALIGN_UP + padding)
-    api: str               # malloc, malloc_align32, malloc_cached, dvpp_malloc, malloc_host, numpy, bytes
-    location: str          # "device" or "host" (where a copy must treat it as living)
-    device: int | None
-    pool: Pool | None = None
-    pinned: bool = False
-    policy: int | None = None
-    _owner: object = field(default=None, repr=False)  # pageable: (weak)ref to the array / bytes
-    read_only_spans: list = field(default_factory=list, repr=False)  # (offset, n) of read-only views
+    """One live block: device / pinned host memory from a pool, or a registered Python
+    buffer (pageable host memory, ``pool`` None)."""
+
+    __slots__ = ("ptr", "size", "footprint", "api", "location", "device", "pool", "pinned",
+                 "policy", "_owner", "read_only_spans")
+
+    def __init__(self, ptr: int, size: int, footprint: int, api: str, location: str,
+                 device: int | None, pool: Pool | None = None, pinned: bool = False,
+                 policy: int | None = None, _owner=None):
+        self.ptr = ptr
+        self.size = size                # bytes the caller asked for (the usable range)
+        self.footprint = footprint      # bytes taken from the pool (ALIGN_UP + padding)
+        self.api = api                  # memory_rules.ALLOCATORS key: malloc, numpy, ...
+        self.location = location        # "device" or "host": where a copy treats it as living
+        self.device, self.pool, self.pinned, self.policy = device, pool, pinned, policy
+        self._owner = _owner            # pageable: (weak)ref to the array / bytes
+        self.read_only_spans: list = []  # (offset, n) of read-only views registered
+
+    def __repr__(self) -> str:
+        return f"Allocation({self.describe()})"
 
     @property
     def end(self) -> int:
@@ -147,20 +156,20 @@ class Memory:
         self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
             else None
         self.allocs: dict[int, Allocation] = {}
-        self._starts = SortedList()           # starts of every live allocation
-        self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
+        self._starts = SortedKeys()           # starts of every live allocation
+        self._freed: dict[int, object] = {}   # pointer -> why it is gone (released_why)
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
         self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
-        self._pool_order: dict[tuple, list[Pool]] = {}   # memo of _pools_for (hot in malloc)
+        self._plans: dict[tuple, tuple] = {}   # (device, policy, api) -> _plan's answer
 
     # ----- allocation -------------------------------------------------------------------
     def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
         """Pools to try, in order, for a device allocation with this policy (rule 3)."""
         flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
         base = policy & 0xFF
-        if base not in C.MALLOC_POLICY_NAMES or policy & ~0x11FF:
+        if base not in C.MALLOC_POLICY_NAMES or policy & ~C.MALLOC_POLICY_BITS:
             base, flags = C.ACL_MEM_MALLOC_HUGE_FIRST, 0   # unknown values: default flags
         p2p = base in _P2P_POLICIES
         if base in (C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_FIRST_P2P):
@@ -187,45 +196,55 @@ class Memory:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size is {size}. Ask for at least 1 byte.").format(
                                call=call, size=size))
-        if align32_footprint(size) >= 1 << 64:
+        if size > (1 << 64) - 32:   # ALIGN_UP(size, 32) would not fit in size_t
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size {size} overflows size_t when rounded up to 32 "
                              "bytes. Ask for less.").format(call=call, size=size))
 
     def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
-        cname = c_name(api)
-        self.check_size(size, cname)
-        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~0x11FF else policy & 0xFF  # unknown: default
-        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
-                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
-                             "NORMAL_ONLY.").format(call=cname))
-        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-        footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
-            else malloc_footprint(size)
+        self.check_size(size, c_name(api))
+        return self.place_device(device, size, policy, api)
+
+    def place_device(self, device: int, size: int, policy: int, api: str) -> Allocation:
+        """A device allocation from ``api`` (an ALLOCATORS key) for a size check_size passed."""
+        plan = self._plans.get((device, policy, api)) or self._plan(device, policy, api)
+        footprint, align, small, big = plan
+        footprint = footprint(size)
         if footprint >= 1 << 64:   # C: size + padding wraps around size_t
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size {size} plus {extra} B of rounding and padding "
                              "overflows size_t. Ask for less.").format(
-                               call=cname, size=size, extra=footprint - size))
-        align = DVPP_ALIGN if api == "dvpp_malloc" else RUNTIME_ALIGN
-        key = (device, policy, footprint > HUGE_FIRST_THRESHOLD)
-        pools = self._pool_order.get(key)
-        if pools is None:
-            pools = self._pools_for(device, policy, footprint)
-            if not policy & ~0x11FF:   # only defined policy bits: a bounded set of keys
-                self._pool_order[key] = pools
+                               call=c_name(api), size=size, extra=footprint - size))
+        pools = big if footprint > HUGE_FIRST_THRESHOLD else small
         if not pools:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            _("{call}: {soc} (profile '{profile}') has no pages for policy "
                              "{policy}. Use ACL_MEM_MALLOC_HUGE_FIRST.").format(
-                               call=cname, soc=self.profile.soc_name, profile=self.profile.name,
+                               call=c_name(api), soc=self.profile.soc_name,
+                               profile=self.profile.name,
                                policy=C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)))
         return self._place(pools, size, footprint, align, api, "device", device, policy)
 
+    def _plan(self, device: int, policy: int, api: str) -> tuple:
+        """How ``api`` allocates with ``policy`` on ``device``: (footprint rule, start
+        alignment, pools for padded sizes up to 1 MiB, pools above), kept for next time."""
+        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~C.MALLOC_POLICY_BITS else policy & 0xFF
+        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
+                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
+                             "NORMAL_ONLY.").format(call=c_name(api)))
+        rule = ALLOCATORS[api]
+        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        plan = (align32_footprint if huge1g else rule.footprint, rule.align,
+                self._pools_for(device, policy, HUGE_FIRST_THRESHOLD),
+                self._pools_for(device, policy, HUGE_FIRST_THRESHOLD + 1))
+        if not policy & ~C.MALLOC_POLICY_BITS:   # only defined bits: a bounded set of keys
+            self._plans[(device, policy, api)] = plan
+        return plan
+
     def malloc_host(self, size: int) -> Allocation:
-        self.check_size(size, "aclrtMallocHost")
+        """aclrtMallocHost for a size check_size passed."""
         footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
@@ -270,9 +289,9 @@ class Memory:
 
     def _resort(self) -> None:
         """Rebuild the sorted starts from the allocations (after an interrupted update)."""
-        self._starts = SortedList(self.allocs)
+        self._starts = SortedKeys(self.allocs)
 
-    def _drop(self, a: Allocation, why: str) -> None:
+    def _drop(self, a: Allocation, why) -> None:
         try:
             del self.allocs[a.ptr]
             self._freed[a.ptr] = why
@@ -288,28 +307,40 @@ class Memory:
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:
         """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
+        a = self.allocs.get(ptr)
+        if a is not None and FREED_BY.get(a.api) == api:
+            return a
         if ptr == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: the pointer is NULL (0).").format(call=c_name(api)))
-        a = self.allocs.get(ptr)
         inside = self.find(ptr) if a is None else None
-        why = free_refusal(api, ptr, a, self._freed.get(ptr), inside)
-        if why:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return a
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                       free_refusal(api, ptr, a, self.released_why(ptr), inside))
 
-    def release(self, a: Allocation, why: str) -> None:
+    def free(self, a: Allocation, api: str) -> None:
+        """Release ``a`` for the free call ``api`` (it passed check_free)."""
+        self.release(a, _FREED_BY_CALL[api])
+
+    def release(self, a: Allocation, why) -> None:
+        """Release ``a``; ``why`` says so in messages about its pointer later."""
         self._drop(a, why)
         if a.pool is not None:     # its bytes give their host RAM back now
             a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
 
+    def released_why(self, ptr: int) -> str | None:
+        """Why ``ptr`` is no longer valid, in the learner's language (None: it never was)."""
+        why = self._freed.get(ptr)
+        if isinstance(why, tuple):   # freed by a free call: put into words only when asked
+            return _("freed by {call}").format(call=why[0])
+        return why
+
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
         """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
-        i = self._starts.bisect_right(addr) - 1
-        if i < 0:
+        start = self._starts.floor(addr)
+        if start is None:
             return None
-        a = self.allocs[self._starts[i]]
+        a = self.allocs[start]
         if not a.ptr <= addr < a.ptr + max(a.size, 1):
             return None
         if a.pool is None and not a.alive():
@@ -323,7 +354,8 @@ class Memory:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: {what} is NULL (0).").format(call=call, what=what))
         a = self.find(addr)
-        why = range_refusal(call, what, addr, count, a, self._freed.get(addr) if a is None else None)
+        why = range_refusal(call, what, addr, count, a,
+                            self.released_why(addr) if a is None else None)
         if why:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
         return a

@@ -460,7 +460,7 @@ class Runtime:
     def malloc(self, size: int, policy: int, api: str) -> int:
         self.memory.check_size(size, c_name(api))     # ACL checks the size before the context
         ctx = self.require_ctx(c_name(api))
-        return self.memory.malloc(ctx.device, size, policy, api).ptr
+        return self.memory.place_device(ctx.device, size, policy, api).ptr
 
     def malloc_host(self, size: int) -> int:
         self.memory.check_size(size, "aclrtMallocHost")
@@ -470,12 +470,12 @@ class Runtime:
     def free(self, ptr: int, api: str) -> None:
         a = self.memory.check_free(ptr, api)
         self._finish_work_on(a)
-        self.memory.release(a, f"freed by {c_name(api)}")
+        self.memory.free(a, api)
 
     def _finish_work_on(self, a: Allocation) -> None:
         """Freeing waits for queued work that uses the block (it must not vanish under a copy
         in flight); other queued work stays queued. Any device's stream may use it."""
-        for s in self.all_streams():
+        for s in self.sched.queued_streams():
             last = next((t.seq for t in reversed(s.pending) if a in t.uses), None)
             if last is not None:
                 self.sched.wait_stream(s, last)
