@@ -17,11 +17,11 @@ def align_up(length: int, k: int) -> int:
 
     Defined for ``length >= 0`` (0 stays 0); ``k`` must be positive.
     """
+    if k > 0 and length >= 0:
+        return -(-length // k) * k
     if k <= 0:
         raise ValueError(f"alignment must be positive, got {k}")
-    if length < 0:
-        raise ValueError(f"length must not be negative, got {length}")
-    return -(-length // k) * k
+    raise ValueError(f"length must not be negative, got {length}")
 
 
 def malloc_footprint(size: int) -> int:

@@ -260,7 +260,7 @@ class Guard:
     def get_recent_err_msg(self) -> str:
         """The guard's explanation when it refused the last call, else the runtime's own;
         read once, like aclGetRecentErrMsg."""
-        refusal = getattr(self._local, "refusal", None)
+        refusal = self._local.get("refusal")
         self._local.refusal = None
         return refusal if refusal else self.real.get_recent_err_msg()
 

@@ -30,6 +30,8 @@ _I64_MIN = -(1 << 63)
 
 def _int(call: str, name: str, value) -> int:
     """An int argument as C would receive it: TypeError for non-ints, SimError if out of range."""
+    if value.__class__ is int and _I64_MIN <= value < _U64:   # nearly every call
+        return value
     try:
         v = operator.index(value)
     except TypeError:
@@ -41,6 +43,8 @@ def _int(call: str, name: str, value) -> int:
 
 
 def _size(call: str, name: str, value) -> int:
+    if value.__class__ is int and 0 <= value < _U64:   # nearly every call
+        return value
     v = _int(call, name, value)
     if v < 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
@@ -77,21 +81,31 @@ def _out_of_memory(call: str) -> SimulatorLimit:
 def _api(*fail):
     """Run the method under the process lock; SimError -> (``*fail``, code) or code."""
     def deco(fn):
-        @functools.wraps(fn)
-        def wrapper(self, *args, **kwargs):
-            rt = self._sim.rt
-            with rt.lock:
-                try:
-                    result = fn(self, rt, *args, **kwargs)
-                except SimError as e:
-                    rt.last_error, rt.last_code = e.message, e.code
-                    return _failure(fail, e.code)
-                except MemoryError:
-                    raise _out_of_memory(fn.__name__) from None
-            if not fail:
+        if not fail:
+            def wrapper(self, *args):
+                rt = self._sim.rt
+                with rt.lock:
+                    try:
+                        fn(self, rt, *args)
+                    except SimError as e:
+                        rt.last_error, rt.last_code = e.message, e.code
+                        return e.code
+                    except MemoryError:
+                        raise _out_of_memory(fn.__name__) from None
                 return C.ACL_SUCCESS
-            return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
-        return _fails(*fail)(wrapper)
+        else:
+            def wrapper(self, *args):
+                rt = self._sim.rt
+                with rt.lock:
+                    try:
+                        result = fn(self, rt, *args)
+                    except SimError as e:
+                        rt.last_error, rt.last_code = e.message, e.code
+                        return (*fail, e.code)
+                    except MemoryError:
+                        raise _out_of_memory(fn.__name__) from None
+                return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
+        return _fails(*fail)(functools.wraps(fn)(wrapper))
     return deco
 
 
@@ -580,20 +594,20 @@ class Rt(_Namespace, _Callbacks):
         call = "aclrtEventElapsedTime"
         return rt.elapsed_ms(_ptr(call, "start", start), _ptr(call, "end", end))
 
-    def _malloc(self, rt, size, policy, api, call):
-        return rt.malloc(_size(call, "size", size), _int(call, "policy", policy), api)
-
     @_api(0)
     def malloc(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc", "aclrtMalloc")
+        c = "aclrtMalloc"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc")
 
     @_api(0)
     def malloc_align32(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_align32", "aclrtMallocAlign32")
+        c = "aclrtMallocAlign32"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc_align32")
 
     @_api(0)
     def malloc_cached(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_cached", "aclrtMallocCached")
+        c = "aclrtMallocCached"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc_cached")
 
     @_api()
     def free(self, rt, dev_ptr):

@@ -84,7 +84,7 @@ class CaptureManager:
 
     # ----- the thread's capture mode -------------------------------------------------------
     def thread_mode(self) -> int:
-        return getattr(self.rt._local, "capture_mode", GLOBAL)
+        return self.rt._local.get("capture_mode", GLOBAL)
 
     def exchange_mode(self, mode: int) -> int:
         self.rt.require_ctx("aclmdlRICaptureThreadExchangeMode")

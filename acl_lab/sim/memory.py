@@ -191,18 +191,21 @@ class Memory:
 
     @staticmethod
     def check_size(size: int, call: str) -> None:
-        """ACL refuses a zero size, or one whose rounding overflows size_t, before anything."""
+        """ACL refuses a zero size, or one whose rounding overflows size_t, before anything.
+        ``call``: a C name, or an allocator's key (memory_rules.c_name words it)."""
+        if 0 < size <= (1 << 64) - 32:   # ALIGN_UP(size, 32) fits in size_t
+            return
+        call = c_name(call)
         if size <= 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size is {size}. Ask for at least 1 byte.").format(
                                call=call, size=size))
-        if size > (1 << 64) - 32:   # ALIGN_UP(size, 32) would not fit in size_t
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: size {size} overflows size_t when rounded up to 32 "
-                             "bytes. Ask for less.").format(call=call, size=size))
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: size {size} overflows size_t when rounded up to 32 "
+                         "bytes. Ask for less.").format(call=call, size=size))
 
     def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
-        self.check_size(size, c_name(api))
+        self.check_size(size, api)
         return self.place_device(device, size, policy, api)
 
     def place_device(self, device: int, size: int, policy: int, api: str) -> Allocation:

@@ -71,7 +71,7 @@ class Runtime:
 
     @property
     def current_ctx(self) -> Context | None:
-        ctx = getattr(self._local, "ctx", None)
+        ctx = self._local.get("ctx")
         return ctx if ctx is not None and ctx.handle in self.contexts else None
 
     @current_ctx.setter
@@ -80,7 +80,7 @@ class Runtime:
 
     @property
     def last_error(self) -> str:
-        return getattr(self._local, "error", "")
+        return self._local.get("error", "")
 
     @last_error.setter
     def last_error(self, text: str) -> None:
@@ -89,7 +89,7 @@ class Runtime:
     @property
     def last_code(self) -> int:
         """This thread's last failure code (aclrtPeekAtLastError / aclrtGetLastError)."""
-        return getattr(self._local, "code", C.ACL_SUCCESS)
+        return self._local.get("code", C.ACL_SUCCESS)
 
     @last_code.setter
     def last_code(self, code: int) -> None:
@@ -237,10 +237,12 @@ class Runtime:
         del self.contexts[ctx.handle]
 
     def require_ctx(self, call: str) -> Context:
+        """This thread's current context; ``call`` (a C name, or an allocator's
+        memory_rules key) names the caller if there is none."""
         ctx = self.current_ctx
         if ctx is None:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
-                           f"{call}: this thread has no current context. Call "
+                           f"{c_name(call)}: this thread has no current context. Call "
                            f"acl.rt.set_device(0) (or acl.rt.set_context(ctx)) in this thread "
                            f"first — the current context is per thread.")
         return ctx
@@ -458,13 +460,12 @@ class Runtime:
 
     # ----- memory ------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, api: str) -> int:
-        self.memory.check_size(size, c_name(api))     # ACL checks the size before the context
-        ctx = self.require_ctx(c_name(api))
-        return self.memory.place_device(ctx.device, size, policy, api).ptr
+        self.memory.check_size(size, api)     # ACL checks the size before the context
+        return self.memory.place_device(self.require_ctx(api).device, size, policy, api).ptr
 
     def malloc_host(self, size: int) -> int:
-        self.memory.check_size(size, "aclrtMallocHost")
-        self.require_ctx("aclrtMallocHost")
+        self.memory.check_size(size, "malloc_host")
+        self.require_ctx("malloc_host")
         return self.memory.malloc_host(size).ptr
 
     def free(self, ptr: int, api: str) -> None:
