@@ -53,47 +53,43 @@ class FreeList:
             return None
         length, start = key >> self._bits, (key & ((1 << self._bits) - 1)) + self.base
         addr = -(-start // align) * align
-        added, used = [], self.used
+        end, block_end, used = addr + nbytes, start + length, self.used
         try:
             self._remove(start, length)
             if addr > start:
-                added.append((start, addr - start))
                 self._add(start, addr - start)
-            end, block_end = addr + nbytes, start + length
             if block_end > end:
-                added.append((end, block_end - end))
                 self._add(end, block_end - end)
             self.used += nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
-            self._undo([(start, length)], added, used)
+            self._undo([(start, length)], [(start, addr - start), (end, block_end - end)], used)
             raise
         return addr
 
     def give_back(self, addr: int, nbytes: int) -> None:
         """Return [addr, addr+nbytes), merging with free neighbours."""
-        start, end = addr, addr + nbytes
-        removed, used = [], self.used
+        start, end, used = addr, addr + nbytes, self.used
+        before, after = self._by_end.get(start), self._by_start.get(end)
         try:
-            before = self._by_end.get(start)
             if before is not None:
-                removed.append((before, start - before))
                 self._remove(before, start - before)
                 start = before
-            after = self._by_start.get(end)
             if after is not None:
-                removed.append((end, after))
                 self._remove(end, after)
                 end += after
             self._add(start, end - start)
             self.used -= nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
+            removed = [(before, addr - before)] if before is not None else []
+            if after is not None:
+                removed.append((addr + nbytes, after))
             self._undo(removed, [(start, end - start)], used)
             raise
 
     def _undo(self, removed: list, added: list, used: int) -> None:
-        """Restore the blocks an interrupted alloc / give_back removed or added, whichever of
-        their records it had reached. The sorted index may itself have been cut mid-update,
-        so it is rebuilt from the dicts."""
+        """Restore the blocks an interrupted alloc / give_back removed or may have added,
+        whichever of their records it had reached. The sorted index may itself have been
+        cut mid-update, so it is rebuilt from the dicts."""
         for start, length in added:
             if self._by_start.get(start) == length:
                 del self._by_start[start]

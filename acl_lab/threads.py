@@ -59,6 +59,8 @@ class Local:
     def get(self, name: str, default=None):
         """This thread's ``name``, or ``default`` (no AttributeError raised and caught, as
         ``getattr(local, name, default)`` would on every API call)."""
+        if not _running[0]:
+            return self._real.__dict__.get(name, default)
         return self._ns().get(name, default)
 
     def __getattr__(self, name):

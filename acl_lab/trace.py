@@ -101,16 +101,16 @@ class Trace:
             task = last_task()
             if kwargs:
                 args = args + tuple(kwargs.values())
-            record = (name, args if plain(map(type, args)) else _summary(args),
-                      result if type(result) in _PLAIN or type(result) is tuple
-                      and plain(map(type, result)) else _summary(result),
-                      thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
-                      None if task is before or task is None else {
-                          "stream": task.stream, "kind": task.kind,
-                          "start_us": task.start_us, "end_us": task.end_us},
-                      injected)
+            args = args if plain(map(type, args)) else _summary(args)
+            summary = result if type(result) in _PLAIN or type(result) is tuple \
+                and plain(map(type, result)) else _summary(result)
+            thread = thread_names.get(get_ident()) or self._thread_name()
+            info = None if task is before or task is None else {
+                "stream": task.stream, "kind": task.kind,
+                "start_us": task.start_us, "end_us": task.end_us}
             with append_lock:       # so the calls of many threads stay in sequence order
-                calls.append(_new_call(Call, (next(seq), *record)))
+                calls.append(_new_call(Call, (next(seq), name, args, summary, thread, t0,
+                                              clock(), info, injected)))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)

@@ -117,6 +117,8 @@ class Scheduler:
 
     def queued_streams(self) -> list[Stream]:
         """The streams with tasks still queued (a free checks only these, not every stream)."""
+        if not self._queued:
+            return []
         for s in [s for s in self._queued if not s.pending]:
             del self._queued[s]
         return list(self._queued)
