@@ -202,7 +202,8 @@ def test_sorted_keys_answer_as_a_sorted_list_would(changes, queries):
                 for q in queries:
                     assert keys.ceiling(q) == min((k for k in model if k >= q), default=None)
                     assert keys.floor(q) == max((k for k in model if k <= q), default=None)
-            assert len(keys) == len(model) and keys.last() == max(model, default=None)
+                assert keys.last() == max(model, default=None)
+            assert len(keys) == len(model)
             assert list(keys) == sorted(model)
         finally:
             sorted_keys.LOAD = saved
