@@ -10,6 +10,7 @@ first (smallest block, then lowest address); ints compare several times faster t
 """
 from __future__ import annotations
 
+from .align import align_up
 from .sorted_keys import SortedKeys
 
 
@@ -41,7 +42,7 @@ class FreeList:
         key = ceiling(nbytes << bits)
         while key is not None:
             start = (key & mask) + base
-            if -(-start // align) * align - start + nbytes <= key >> bits:
+            if -(-start // align) * align - start + nbytes <= key >> bits:   # align_up, inlined
                 return key
             key = ceiling(key + 1)
         return None
@@ -52,7 +53,7 @@ class FreeList:
         if key is None:
             return None
         length, start = key >> self._bits, (key & ((1 << self._bits) - 1)) + self.base
-        addr = -(-start // align) * align
+        addr = align_up(start, align)
         end, block_end, used = addr + nbytes, start + length, self.used
         try:
             self._remove(start, length)

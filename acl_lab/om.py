@@ -33,10 +33,6 @@ NUMPY_DTYPE = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: n
                C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
 
 
-def align(n: int) -> int:
-    return -(-n // MEM_ALIGN) * MEM_ALIGN
-
-
 @dataclass(frozen=True)
 class TensorDesc:
     """One model input or output as aclmdlDesc describes it."""

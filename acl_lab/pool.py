@@ -32,7 +32,6 @@ Bytes lost that way show as an alignment "gap" in ``blocks()``.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Callable
 
@@ -41,7 +40,7 @@ import numpy as np
 from . import constants as C
 from .align import (DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint,
                     segment_size)
-from .errors import AclLabError
+from .errors import AclLabError, as_int
 from .freelist import FreeList
 
 #: Start alignment of a segment, per rule.
@@ -277,7 +276,7 @@ class MemoryPool:
         self._requested -= seg.length
 
     def _segment_at(self, ptr) -> Segment:
-        ptr = _int("MemoryPool.free", "ptr", ptr)
+        ptr = as_int("MemoryPool.free", "ptr", ptr)
         seg = self._live.get(ptr)
         if seg is not None:
             return seg
@@ -397,15 +396,8 @@ class MemoryPool:
                 f"segments, {s.used} B used, {s.free} B free>")
 
 
-def _int(call: str, name: str, value) -> int:
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
-
-
 def _positive(call: str, name: str, value) -> int:
-    v = _int(call, name, value)
+    v = as_int(call, name, value)
     if v <= 0:
         raise AclLabError(C.ACL_ERROR_INVALID_PARAM,
                           f"{call}: {name} is {v}; ask for at least 1 byte.")

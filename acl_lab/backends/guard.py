@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import constants as C, threads
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
-from ..errors import AclLabError
+from ..errors import AclLabError, Refusal
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
                             KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
                             is_read_only, kind_refusal, note_registration, range_refusal,
@@ -41,14 +41,6 @@ _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
                                              "malloc_host"))
 _STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
-
-
-class Refusal(Exception):
-    """A call the guard will not pass to the device: ``code`` and the explanation."""
-
-    def __init__(self, code: int, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
 
 
 class GuardedAcl(types.SimpleNamespace):

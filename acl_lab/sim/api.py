@@ -16,7 +16,7 @@ import threading
 import numpy as np
 
 from .. import constants as C, wasm
-from ..errors import AclLabError, SimulatorLimit
+from ..errors import AclLabError, SimulatorLimit, as_int
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
 from . import transfer, waits
@@ -32,10 +32,7 @@ def _int(call: str, name: str, value) -> int:
     """An int argument as C would receive it: TypeError for non-ints, SimError if out of range."""
     if value.__class__ is int and _I64_MIN <= value < _U64:   # nearly every call
         return value
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
+    v = as_int(call, name, value)
     if not _I64_MIN <= v < _U64:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        f"{call}: {name}={v} does not fit in 64 bits.")

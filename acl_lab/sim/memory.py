@@ -16,7 +16,7 @@ from .. import constants as C
 from ..i18n import _
 from ..memory_rules import (ALLOCATORS, FREED_BY, c_name, dropped_beyond_bound, free_refusal,
                             is_read_only, note_registration, range_refusal, root_array)
-from ..align import RUNTIME_ALIGN, align32_footprint
+from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..sorted_keys import SortedKeys
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -150,7 +150,7 @@ class Memory:
             base, pools = DEVICE_BASE + d * DEVICE_STRIDE, []
             for spec in profile.pools:
                 pools.append(Pool(spec, d, base, self.ram))
-                base += -(-spec.size // GiB) * GiB + GiB   # a 1 GiB hole between pools
+                base += align_up(spec.size, GiB) + GiB   # a 1 GiB hole between pools
             self.device_pools[d] = pools
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
         self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
@@ -385,7 +385,7 @@ class Memory:
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
-            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
+            self._next_pageable += align_up(max(size, 1), RUNTIME_ALIGN) + RUNTIME_ALIGN
             self._pageable[key] = a
             self._add(a)
         if api == "numpy":
