@@ -184,19 +184,33 @@ def untraced(fn: Callable) -> Callable:
     return getattr(fn, "__wrapped__", fn)
 
 
+def pyacl_functions(acl) -> dict[str, dict[str, Callable]]:
+    """The functions of a pyACL-shaped ``acl`` by namespace ("" for the top level): what the
+    trace and the real-hardware guard both wrap, found by one rule."""
+    found: dict[str, dict[str, Callable]] = {"": {}}
+    for attr in dir(acl):
+        if attr.startswith("_"):
+            continue
+        value = getattr(acl, attr)
+        if attr in NAMESPACES or isinstance(value, types.ModuleType):
+            found[attr] = {name: fn for name in dir(value) if not name.startswith("_")
+                           and callable(fn := getattr(value, name))}
+        elif callable(value):
+            found[""][attr] = value
+    return found
+
+
 class Traced:
     """A pyACL-shaped object whose every function records into ``trace``."""
 
-    def __init__(self, target, trace: Trace, prefix: str = ""):
+    def __init__(self, target, trace: Trace):
         self._target = target
-        for attr in dir(target):
-            if attr.startswith("_"):
-                continue
-            value = getattr(target, attr)
-            if attr in NAMESPACES or isinstance(value, types.ModuleType) and not prefix:
-                setattr(self, attr, Traced(value, trace, f"{prefix}{attr}."))
-            elif callable(value):
-                setattr(self, attr, trace.wrap(prefix + attr, value))
+        for ns, functions in pyacl_functions(target).items():
+            holder = types.SimpleNamespace() if ns else self
+            for name, fn in functions.items():
+                setattr(holder, name, trace.wrap(f"{ns}.{name}" if ns else name, fn))
+            if ns:
+                setattr(self, ns, holder)
 
     def __repr__(self) -> str:
         return f"<acl (traced {type(self._target).__name__})>"

@@ -34,7 +34,7 @@ from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NP
                             KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
                             is_read_only, kind_refusal, note_registration, range_refusal,
                             read_only_refusal, root_array)
-from ..trace import NAMESPACES
+from ..trace import pyacl_functions
 from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
@@ -202,24 +202,15 @@ class Guard:
     def _build(self):
         hooks = self._hooks()
         top = GuardedAcl()
-        for name in dir(self.real):
-            if name.startswith("_"):
-                continue
-            value = getattr(self.real, name)
-            if name in NAMESPACES or isinstance(value, types.ModuleType):
-                setattr(top, name, self._namespace(name, value, hooks.get(name, {})))
-            elif callable(value):
-                setattr(top, name, self._wrap(name, value, hooks[""].get(name)))
+        for ns, functions in pyacl_functions(self.real).items():
+            holder = types.SimpleNamespace() if ns else top
+            for name, fn in functions.items():
+                setattr(holder, name, self._wrap(f"{ns}.{name}" if ns else name, fn,
+                                                 hooks.get(ns, {}).get(name)))
+            if ns:
+                setattr(top, ns, holder)
         top.get_recent_err_msg = self.get_recent_err_msg
         return top
-
-    def _namespace(self, ns: str, real_ns, hooks: dict):
-        out = types.SimpleNamespace()
-        for name in dir(real_ns):
-            value = getattr(real_ns, name)
-            if not name.startswith("_") and callable(value):
-                setattr(out, name, self._wrap(f"{ns}.{name}", value, hooks.get(name)))
-        return out
 
     def _wrap(self, name: str, real_fn, hook):
         """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
