@@ -22,7 +22,6 @@ import threading
 import time
 import types
 import weakref
-from bisect import bisect_right, insort
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,9 +30,10 @@ from .. import constants as C, threads
 from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from ..errors import AclLabError, Refusal
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
-                            KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
-                            is_read_only, kind_refusal, note_registration, range_refusal,
-                            read_only_refusal, root_array)
+                            KEEP_DROPPED, c_name, dropped_beyond_bound, is_read_only,
+                            kind_refusal, note_registration, read_only_refusal, root_array)
+from ..address_map import AddressMap
+from ..i18n import _
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
 
@@ -95,70 +95,31 @@ class Entry:
         return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {self.where})"
 
 
-class Registry:
+class Registry(AddressMap):
     """Every live block the guard has seen handed out, by start address."""
 
     def __init__(self):
-        self.entries: dict[int, Entry] = {}
-        self._starts: list[int] = []
-        self._gone: dict[int, str] = {}      # start address -> why it is no longer valid
+        super().__init__()
+        self.entries: dict[int, Entry] = self.blocks
         self._prune_at = 1024
 
     def add(self, e: Entry) -> None:
         if len(self.entries) >= self._prune_at:     # arrays die unseen: drop them now and then
             for dead in [d for d in self.entries.values() if not d.alive()]:
-                self.drop(dead, "its numpy array was garbage-collected")
+                self.drop(dead, _("its numpy array was garbage-collected"))
             self._prune_at = 2 * len(self.entries) + 1024
-        self.entries[e.ptr] = e
-        insort(self._starts, e.ptr)
-        self._gone.pop(e.ptr, None)
+        super().add(e)
 
     def prune_bytes(self) -> None:
         """Release bytes objects the program dropped, beyond memory_rules' bound."""
         regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
         if len(regs) > 2 * KEEP_DROPPED:
             for e in dropped_beyond_bound(regs, "owner"):
-                self.drop(e, "the program dropped its bytes object (pyACL keeps no reference)")
-
-    def drop(self, e: Entry, why: str) -> None:
-        del self.entries[e.ptr]
-        del self._starts[bisect_right(self._starts, e.ptr) - 1]
-        self._gone[e.ptr] = why
+                self.drop(e, _("the program dropped its bytes object (pyACL keeps no "
+                               "reference to it)"))
 
     def live(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.alive()]
-
-    def find(self, addr: int) -> Entry | None:
-        """The live block containing ``addr`` (registrations whose array died are dropped)."""
-        i = bisect_right(self._starts, addr) - 1
-        if i < 0:
-            return None
-        e = self.entries[self._starts[i]]
-        if not e.ptr <= addr < e.ptr + max(e.size, 1):
-            return None
-        if not e.alive():
-            self.drop(e, "its numpy array was garbage-collected")
-            return None
-        return e
-
-    def resolve(self, addr: int, count: int, what: str, call: str) -> Entry:
-        """The block holding [addr, addr+count); Refusal for unknown, freed and overruns."""
-        e = self.find(addr)
-        why = range_refusal(call, what, addr, count, e, self._gone.get(addr) if e is None else None)
-        if why:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return e
-
-    def check_free(self, ptr: int, api: str) -> Entry:
-        """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        e = self.entries.get(ptr)
-        if e is not None and not e.alive():
-            e = None
-        inside = self.find(ptr) if e is None else None
-        why = free_refusal(api, ptr, e, self._gone.get(ptr), inside)
-        if why:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return e
 
 
 def _ints(*values) -> tuple[int, ...] | None:
@@ -329,7 +290,7 @@ class Guard:
                                 f" Reading or writing them now is a use-after-free: on the "
                                 f"device it crashes or corrupts. Copy what you need "
                                 f"(array.copy()) before freeing, and drop the arrays.")
-                self.registry.drop(e, f"freed by {c_name(api)}")
+                self.registry.drop(e, (c_name(api),))   # worded when asked (released_why)
         return after
 
     def _note_python(self, api: str):

@@ -14,10 +14,10 @@ import numpy as np
 
 from .. import constants as C
 from ..i18n import _
-from ..memory_rules import (ALLOCATORS, FREED_BY, c_name, dropped_beyond_bound, free_refusal,
-                            is_read_only, note_registration, range_refusal, root_array)
+from ..address_map import AddressMap
+from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound, is_read_only,
+                            note_registration, root_array)
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
-from ..sorted_keys import SortedKeys
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
 from .hostram import HostRam
@@ -155,9 +155,8 @@ class Memory:
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
         self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
             else None
-        self.allocs: dict[int, Allocation] = {}
-        self._starts = SortedKeys()           # starts of every live allocation
-        self._freed: dict[int, object] = {}   # pointer -> why it is gone (released_why)
+        self.map = AddressMap()               # every live allocation, by address
+        self.allocs: dict[int, Allocation] = self.map.blocks
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
@@ -269,56 +268,31 @@ class Memory:
                              "Free memory you no longer need, ask for less, or use a policy "
                              "that may fall back to other pages.").format(
                                call=c_name(api), footprint=footprint, size=size, pools=names))
+        a = None
         try:
             a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
             pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
-            self._add(a)
+            self.map.add(a)
         except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
-            if self.allocs.pop(ptr, None) is not None:
-                self._resort()
+            if a is not None and self.allocs.get(ptr) is a:
+                self.map.drop(a, None)
             pool.blocks.give_back(ptr, footprint)
             raise
         return a
 
-    def _add(self, a: Allocation) -> None:
-        try:
-            self.allocs[a.ptr] = a
-            self._starts.add(a.ptr)
-            self._freed.pop(a.ptr, None)
-        except BaseException:    # interrupted (Ctrl-C): not added
-            self.allocs.pop(a.ptr, None)
-            self._resort()
-            raise
-
-    def _resort(self) -> None:
-        """Rebuild the sorted starts from the allocations (after an interrupted update)."""
-        self._starts = SortedKeys(self.allocs)
-
     def _drop(self, a: Allocation, why) -> None:
-        try:
-            del self.allocs[a.ptr]
-            self._freed[a.ptr] = why
-            self._starts.remove(a.ptr)
-            if a.pool is not None:
+        self.map.drop(a, why)
+        if a.pool is not None:
+            try:
                 a.pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
-        except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
-            self._freed.pop(a.ptr, None)
-            self.allocs[a.ptr] = a
-            self._resort()
-            raise
+            except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
+                self.map.add(a)
+                raise
 
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:
         """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        a = self.allocs.get(ptr)
-        if a is not None and FREED_BY.get(a.api) == api:
-            return a
-        if ptr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: the pointer is NULL (0).").format(call=c_name(api)))
-        inside = self.find(ptr) if a is None else None
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       free_refusal(api, ptr, a, self.released_why(ptr), inside))
+        return self.map.check_free(ptr, api)
 
     def free(self, a: Allocation, api: str) -> None:
         """Release ``a`` for the free call ``api`` (it passed check_free)."""
@@ -330,38 +304,14 @@ class Memory:
         if a.pool is not None:     # its bytes give their host RAM back now
             a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
 
-    def released_why(self, ptr: int) -> str | None:
-        """Why ``ptr`` is no longer valid, in the learner's language (None: it never was)."""
-        why = self._freed.get(ptr)
-        if isinstance(why, tuple):   # freed by a free call: put into words only when asked
-            return _("freed by {call}").format(call=why[0])
-        return why
-
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
         """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
-        start = self._starts.floor(addr)
-        if start is None:
-            return None
-        a = self.allocs[start]
-        if not a.ptr <= addr < a.ptr + max(a.size, 1):
-            return None
-        if a.pool is None and not a.alive():
-            self._drop(a, "its numpy array was garbage-collected")
-            return None
-        return a
+        return self.map.find(addr)
 
     def resolve(self, addr: int, count: int, what: str, call: str) -> Allocation:
         """The allocation holding [addr, addr+count); explains NULL, unknown and overruns."""
-        if addr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {what} is NULL (0).").format(call=call, what=what))
-        a = self.find(addr)
-        why = range_refusal(call, what, addr, count, a,
-                            self.released_why(addr) if a is None else None)
-        if why:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return a
+        return self.map.resolve(addr, count, what, call)
 
     # ----- pageable host memory ----------------------------------------------------------
     def register(self, obj) -> int:
@@ -387,7 +337,7 @@ class Memory:
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
             self._next_pageable += align_up(max(size, 1), RUNTIME_ALIGN) + RUNTIME_ALIGN
             self._pageable[key] = a
-            self._add(a)
+            self.map.add(a)
         if api == "numpy":
             a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
                                                   obj.flags.writeable)
@@ -403,8 +353,8 @@ class Memory:
                 if id(a) in gone:
                     del self._pageable[key]
                     if self.allocs.get(a.ptr) is a:
-                        self._drop(a, "the program dropped its bytes object (pyACL keeps "
-                                      "no reference to it)")
+                        self._drop(a, _("the program dropped its bytes object (pyACL keeps "
+                                        "no reference to it)"))
             self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
             key = self._dead.pop()
@@ -412,7 +362,7 @@ class Memory:
             if a is not None and a.owner() is None:
                 del self._pageable[key]
                 if self.allocs.get(a.ptr) is a:
-                    self._drop(a, "its numpy array was garbage-collected")
+                    self._drop(a, _("its numpy array was garbage-collected"))
 
     # ----- accounting ------------------------------------------------------------------
     def pools_for_attr(self, device: int, attr: int) -> list[Pool]:
