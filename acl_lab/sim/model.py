@@ -323,8 +323,7 @@ class Models:
         del self.loaded[model_id]
         self.unloaded.add(model_id)
         for a in lm.acl_parts:
-            self.rt.memory.release(a, _("released by {call}({model_id})").format(
-                call=why, model_id=model_id))
+            self.rt.memory.release(a, _("released by {call}").format(call=f"{why}({model_id})"))
 
     def drop_device(self, device: int, call: str) -> None:
         """A device is reset: its models are unloaded with it (and said so)."""
