@@ -47,7 +47,7 @@ def _cgroup_limit() -> int | None:
     try:
         with open("/proc/self/cgroup", encoding="ascii") as f:
             for line in f:
-                _, controllers, path = line.rstrip("\n").split(":", 2)
+                _hierarchy, controllers, path = line.rstrip("\n").split(":", 2)
                 if controllers == "":
                     paths.insert(0, f"/sys/fs/cgroup{path}/memory.max")
                 elif "memory" in controllers.split(","):
