@@ -172,10 +172,17 @@ def kind_refusal(call: str, kind: int, dst, src) -> str | None:
     actual = DIRECTION[(src.location, dst.location)]
     if (H2D if kind == BUF_H2D else kind) in (DEFAULT, actual):
         return None
-    return (f"{call}: kind {kind_name(kind)} does not match the pointers: the source is "
-            f"{src.location} memory ({src.describe()}) and the destination is {dst.location} "
-            f"memory ({dst.describe()}), so this is {kind_name(actual)}. Pass "
-            f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+    return _("{call}: kind {kind} does not match the pointers: the source is {src_memory} "
+             "({src}) and the destination is {dst_memory} ({dst}), so this is {actual}. Pass "
+             "{actual} (or ACL_MEMCPY_DEFAULT).").format(
+                 call=call, kind=kind_name(kind), src_memory=_memory_word(src.location),
+                 src=src.describe(), dst_memory=_memory_word(dst.location), dst=dst.describe(),
+                 actual=kind_name(actual))
+
+
+def _memory_word(location: str) -> str:
+    """"host memory" / "device memory" in the learner's language."""
+    return _("device memory") if location == "device" else _("host memory")
 
 
 def _refcount(holder, attr: str) -> int:

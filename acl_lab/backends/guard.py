@@ -413,7 +413,7 @@ class Guard:
                         + f"{' ...' if len(leaked) > 5 else ''}; the runtime released them. "
                           f"Free memory before resetting the device.")
         for e in leaked:
-            self.registry.drop(e, f"released by {by}")
+            self.registry.drop(e, _("released by {call}").format(call=by))
 
     def report(self, text: str) -> None:
         self.reports.append(text)
