@@ -86,13 +86,15 @@ class Entry:
     @property
     def where(self) -> str:
         if self.python_owned:
-            return "pageable host memory"
+            return _("pageable host memory")
         if self.location == "host":
-            return "pinned host memory"
-        return "device memory" if self.device is None else f"device {self.device} memory"
+            return _("pinned host memory")
+        return _("device memory") if self.device is None else _(
+            "device {device} memory").format(device=self.device)
 
     def describe(self) -> str:
-        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {self.where})"
+        return _("{ptr} ({size} B from {call}, {where})").format(
+            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=self.where)
 
 
 class Registry(AddressMap):

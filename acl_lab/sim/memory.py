@@ -44,8 +44,17 @@ class Pool:
 
     @property
     def label(self) -> str:
+        """The pool as snapshot() names it: "HBM normal (device 0)"."""
         where = "host" if self.device is None else f"device {self.device}"
         return f"{self.spec.label} ({where})"
+
+    def words(self) -> str:
+        """The pool in the learner's language, for messages: "HBM normal (device 0)"."""
+        page = {"huge": _("huge"), "normal": _("normal"), "huge1g": _("huge1g")}[self.spec.page]
+        where = _("host") if self.device is None else _("device {device}").format(
+            device=self.device)
+        return _("{kind} {page} ({where})").format(
+            kind=f"{self.spec.kind}{' P2P' if self.spec.p2p else ''}", page=page, where=where)
 
 
 class Allocation:
@@ -121,8 +130,9 @@ class Allocation:
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
     def describe(self) -> str:
-        where = self.pool.label if self.pool else "pageable host memory"
-        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {where})"
+        where = self.pool.words() if self.pool else _("pageable host memory")
+        return _("{ptr} ({size} B from {call}, {where})").format(
+            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=where)
 
 
 def _flat_bytes(obj) -> np.ndarray:
@@ -262,7 +272,7 @@ class Memory:
                 break
         else:
             names = ", ".join(_("{pool}: {free} B free, largest block {largest} B").format(
-                pool=p.label, free=p.blocks.free, largest=p.blocks.largest_free) for p in pools)
+                pool=p.words(), free=p.blocks.free, largest=p.blocks.largest_free) for p in pools)
             raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION,
                            _("{call}: cannot take {footprint} B ({size} B asked) — {pools}. "
                              "Free memory you no longer need, ask for less, or use a policy "
