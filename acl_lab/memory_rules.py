@@ -18,7 +18,7 @@ ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D)
 #: (source location, destination location) -> the copy's real direction
 DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
              ("device", "host"): D2H, ("device", "device"): D2D}
-#: allocator -> the one call that frees it (the seeds' pairing rules)
+#: allocator -> the one call that frees it (docs/rules.md#rule-1 and #rule-2)
 FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
             "dvpp_malloc": "dvpp_free", "malloc_host": "free_host",
             "model_work": "unload", "model_weight": "unload"}

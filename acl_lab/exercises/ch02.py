@@ -20,7 +20,7 @@ PAGE_CASES = (
 
 
 def traced_free(api: str) -> str:
-    """The traced name of the call that releases ``api``'s memory (the seeds' pairing rule)."""
+    """The traced name of the call that releases ``api``'s memory (docs/rules.md#rule-1, #rule-2)."""
     free = FREED_BY[api]
     return f"{'media' if free == 'dvpp_free' else 'rt'}.{free}"
 
