@@ -628,7 +628,7 @@ class Guard:
 
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
-        """Give back everything the guard saw handed out, in release order (rule 16)
+        """Give back everything the guard saw handed out, in docs/rules.md#rule-16 order
         (finish and destroy streams, events, memory, then reset devices), so a notebook can
         start again. ACL stays initialised: aclInit runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)
