@@ -31,8 +31,10 @@ def test_every_facade_function_has_one_prototype_entry_and_no_entry_is_stale():
 def test_help_shows_pyacl_parameters_and_the_c_prototype(bare_acl, name):
     proto = PROTOTYPES[name]
     fn = traced(bare_acl, name)
-    params = list(inspect.signature(fn).parameters)
+    sig = inspect.signature(fn)
+    params = list(sig.parameters)
     assert "rt" not in params and "self" not in params, params
+    assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()), sig
     first = inspect.getdoc(fn).splitlines()[0]
     if proto.c is None:
         assert first.startswith("pyACL only, no C function → "), first
@@ -74,6 +76,15 @@ def test_the_documented_return_values_are_the_ones_the_call_returns(name):
         assert names == ["ret"]
     else:
         assert len(names) == 1 and names != ["ret"], (names, result)
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("rt.malloc", "(size, policy)"), ("rt.set_device", "(device_id)"),
+    ("rt.memcpy", "(dst, dest_max, src, count, kind)"), ("init", "(config_path='')"),
+    ("float16_to_float", "(value)"), ("util.ptr_to_numpy", "(ptr, shape, npy_type)"),
+    ("mdl.get_input_dims", "(model_desc, index)")])
+def test_signatures_are_pyacls(bare_acl, name, shown):
+    assert str(inspect.signature(traced(bare_acl, name))) == shown
 
 
 def test_jupyter_shift_tab_shows_the_signature_and_the_prototype(shell):
