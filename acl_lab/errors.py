@@ -734,9 +734,3 @@ class SimulatorLimit(AclLabError):
 
     def __init__(self, message: str):
         super().__init__(ACL_ERROR_BAD_ALLOC, message)
-
-
-def check(ret: int, message: str | None = None) -> None:
-    """Return None when `ret` is 0 (ACL_SUCCESS); otherwise raise AclLabError(ret, message)."""
-    if ret != 0:
-        raise AclLabError(ret, message)

@@ -52,7 +52,7 @@ ALLOCATORS = {
     "numpy": AllocatorRule("acl.util.numpy_to_ptr", None, RUNTIME_ALIGN, "host", None),
     "bytes": AllocatorRule("acl.util.bytes_to_ptr", None, RUNTIME_ALIGN, "host", None),
 }
-#: allocator -> the one call that frees it
+#: allocator -> the one call that frees it (docs/rules.md#rule-1 and #rule-2)
 FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
 _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
             "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",

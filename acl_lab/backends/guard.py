@@ -547,7 +547,7 @@ class Guard:
 
     def _check_model(self, model, *_):
         """A captured model whose buffers were freed would make the device write freed
-        memory (the capture seed: resources must outlive the model). Refused, as the
+        memory (docs/rules.md#rule-23: resources must outlive the model). Refused, as the
         simulator does at execution."""
         gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
@@ -574,7 +574,7 @@ class Guard:
 
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
-        """Give back everything the guard saw handed out, in the seeds' release order
+        """Give back everything the guard saw handed out, in docs/rules.md#rule-16 order
         (finish and destroy streams, events, memory, then reset devices), so a notebook can
         start again. ACL stays initialised: aclInit runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)

@@ -19,7 +19,7 @@ from .. import constants as C, wasm
 from ..errors import AclLabError, SimulatorLimit, as_int
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
-from . import transfer, waits
+from . import prototypes, transfer, waits
 from .model import io_name
 from .profiles import Profile, get_profile
 from .runtime import Runtime
@@ -1106,6 +1106,7 @@ class Simulator:
 
 
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "media": Media, "util": Util}
+prototypes.document(FACADE)   # pyACL signatures and C prototypes for help() and Shift-Tab
 
 
 def failure(name: str):

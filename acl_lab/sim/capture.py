@@ -7,7 +7,7 @@ ApiImpl::StreamWaitEvent refuse it before any capture handling); only a failure 
 recording a capturable event invalidates it (TerminateCapture), and then capture end
 returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the model.
 
-Cross-stream capture (runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
+Cross-stream capture (hicann/runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
 from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) recorded on a capturing stream is captured;
 another stream that waits on it joins the capture (fork), and must hand its work back with
 a record the origin stream waits on (join) before capture end (Context::

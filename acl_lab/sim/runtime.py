@@ -136,8 +136,8 @@ class Runtime:
 
     # ----- configuration (dump) ---------------------------------------------------------
     def configure(self, call: str, validate=lambda: None) -> None:
-        """aclmdlInitDump / SetDump / FinalizeDump: the dump state machine, and rule 20 of the
-        capture seed (configuration during capture may fail or not take effect: refused)."""
+        """aclmdlInitDump / SetDump / FinalizeDump: the dump state machine, and rule 20
+        (docs/rules.md#rule-20: configuration during capture may not work: refused)."""
         if not self.initialized:
             raise SimError(C.ACL_ERROR_UNINITIALIZE,
                            _("{call}: AscendCL is not initialized; dump configuration needs "
