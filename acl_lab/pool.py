@@ -38,10 +38,10 @@ from typing import Callable
 import numpy as np
 
 from . import constants as C
-from .align import (DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint,
-                    segment_size)
+from .align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
 from .errors import AclLabError, as_int
 from .freelist import FreeList
+from .memory_rules import ALLOCATORS as RULES_OF
 
 #: Start alignment of a segment, per rule.
 RULES = {"runtime": RUNTIME_ALIGN, "dvpp": DVPP_ALIGN}
@@ -55,36 +55,40 @@ STAGING_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class Allocator:
-    """How a pool takes and gives back its one big block, and what that block costs.
+    """How a pool takes and gives back its one big block, and what that block costs: the
+    ACL allocator's rule (memory_rules.ALLOCATORS) and the two pyACL calls.
 
     ``footprint(size)`` is what the allocator takes from the device for ``size`` bytes;
     the pool may use only ``size`` of them (the rest is the runtime's own padding).
     """
 
-    c_name: str
-    footprint: Callable[[int], int]
+    api: str             # memory_rules.ALLOCATORS key
     alloc: Callable      # (acl, size, policy) -> (ptr, ret)
     free: Callable       # (acl, ptr) -> ret
+
+    @property
+    def c_name(self) -> str:
+        return RULES_OF[self.api].c_name
+
+    def footprint(self, size: int) -> int:
+        return RULES_OF[self.api].footprint(size)
 
 
 ALLOCATORS = {
     # aclrtMalloc adds its own 32 bytes after rounding: the block costs ALIGN_UP(size,32)+32
     # although the pool may only use ``size`` of it.
-    "malloc": Allocator("aclrtMalloc", malloc_footprint,
-                        lambda acl, size, policy: acl.rt.malloc(size, policy),
+    "malloc": Allocator("malloc", lambda acl, size, policy: acl.rt.malloc(size, policy),
                         lambda acl, ptr: acl.rt.free(ptr)),
     # What docs/rules.md#rule-10 recommends for pools: only rounds to 32, no extra padding.
-    "malloc_align32": Allocator("aclrtMallocAlign32", align32_footprint,
+    "malloc_align32": Allocator("malloc_align32",
                                 lambda acl, size, policy: acl.rt.malloc_align32(size, policy),
                                 lambda acl, ptr: acl.rt.free(ptr)),
     # Media-processing memory: 128-byte aligned start, ALIGN_UP(size,32)+32 taken.
-    "dvpp_malloc": Allocator("acldvppMalloc", malloc_footprint,
-                             lambda acl, size, policy: acl.media.dvpp_malloc(size),
+    "dvpp_malloc": Allocator("dvpp_malloc", lambda acl, size, policy: acl.media.dvpp_malloc(size),
                              lambda acl, ptr: acl.media.dvpp_free(ptr)),
     # Pinned host memory (64-byte aligned) in ACL_HOST mode; in ACL_DEVICE mode it is
     # device memory with no alignment promise, so the first segment may start further in.
-    "malloc_host": Allocator("aclrtMallocHost", align32_footprint,
-                             lambda acl, size, policy: acl.rt.malloc_host(size),
+    "malloc_host": Allocator("malloc_host", lambda acl, size, policy: acl.rt.malloc_host(size),
                              lambda acl, ptr: acl.rt.free_host(ptr)),
 }
 _DEFAULT_ALLOCATOR = {"runtime": "malloc_align32", "dvpp": "dvpp_malloc"}

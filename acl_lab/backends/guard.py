@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import constants as C, threads
-from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from ..align import RUNTIME_ALIGN
 from ..errors import AclLabError, Refusal
-from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
-                            KEEP_DROPPED, c_name, dropped_beyond_bound, is_read_only,
+from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
+                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound, is_read_only,
                             kind_refusal, note_registration, read_only_refusal, root_array)
 from ..address_map import AddressMap
 from ..i18n import _
@@ -63,14 +63,12 @@ class Entry:
 
     @property
     def python_owned(self) -> bool:
-        return self.api in ("numpy", "bytes")
+        return ALLOCATORS[self.api].footprint is None
 
     @property
     def footprint(self) -> int:
         """Bytes the documented rules say the allocator takes (a SoC may pad differently)."""
-        if self.api in ("malloc_align32", "malloc_host"):
-            return align32_footprint(self.size)
-        return self.size if self.python_owned else malloc_footprint(self.size)
+        return self.size if self.python_owned else ALLOCATORS[self.api].footprint(self.size)
 
     def alive(self) -> bool:
         """Is the numpy array still there? (A bytes object is held here, which keeps the
