@@ -286,6 +286,7 @@ class Memory:
         except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
             if a is not None and self.allocs.get(ptr) is a:
                 self.map.drop(a, None)
+            pool.storage.forget(ptr - pool.base, footprint)
             pool.blocks.give_back(ptr, footprint)
             raise
         return a
