@@ -58,8 +58,10 @@ def fill_garbage(out: np.ndarray, offset: int, salt: int) -> None:
 
 class _Mapped(NamedTuple):
     map: mmap.mmap
-    bytes: np.ndarray      # uint8 over the whole mapping
+    bytes: np.ndarray      # uint8 over the storage's bytes, from ``start`` in the mapping
     touched: np.ndarray    # bool per chunk: holds real (garbage or written) bytes
+    start: int             # where ``bytes`` begins in the mapping
+    whole: np.ndarray      # uint8 over the whole mapping (the root of every view)
 
 
 class _LazyBytes:
@@ -81,8 +83,11 @@ class _LazyBytes:
         if m is None:
             mapped = -(-self.size // self._chunk) * self._chunk
             flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE
+            # huge pages: room to start on a 2 MiB boundary, so each chunk is one huge page
+            # and the RAM counted is the RAM the kernel gives (address space only, unused)
+            spare = self._chunk if self._huge_pages else 0
             try:
-                raw = mmap.mmap(-1, mapped, flags=flags)
+                raw = mmap.mmap(-1, mapped + spare, flags=flags)
             except (OSError, OverflowError) as e:    # ulimit -v smaller than the pool
                 raise SimulatorLimit(_(
                     "the simulator reserves address space for each memory pool it uses "
@@ -90,13 +95,15 @@ class _LazyBytes:
                     "address-space limit (ulimit -v), or use a profile with smaller memory: "
                     "acl_lab.reset('310'). Nothing was changed.").format(
                         size=mib(mapped), reason=e)) from None
+            whole = np.frombuffer(raw, dtype=np.uint8)
+            start = -whole.ctypes.data % spare if spare else 0
             if self._huge_pages and hasattr(mmap, "MADV_HUGEPAGE"):
                 try:
                     raw.madvise(mmap.MADV_HUGEPAGE)
                 except OSError:       # kernels without transparent huge pages
                     pass
-            m = self._m = _Mapped(raw, np.frombuffer(raw, dtype=np.uint8),
-                                  np.zeros(mapped // self._chunk, dtype=bool))
+            m = self._m = _Mapped(raw, whole[start:start + mapped],
+                                  np.zeros(mapped // self._chunk, dtype=bool), start, whole)
         return m
 
     def _span(self, offset: int, n: int) -> tuple[int, int]:
@@ -191,9 +198,11 @@ class _LazyBytes:
         lo, hi = self._span(offset, n)
         return n if len(self._fresh(lo, hi)) else 0
 
-    def owns(self, array: np.ndarray) -> bool:
-        """Is ``array`` this mapping's own byte array (a ptr_to_numpy view's root)?"""
-        return self._m is not None and array is self._m.bytes
+    def origin_of(self, array: np.ndarray) -> int | None:
+        """Where ``array`` starts, counted from byte 0 here, if it is this mapping's whole
+        byte array (the root of a ptr_to_numpy view); None if not."""
+        m = self._m
+        return -m.start if m is not None and array is m.whole else None
 
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""
@@ -205,7 +214,7 @@ class _LazyBytes:
         if hi > lo:
             gone = int(m.touched[lo:hi].sum())
             if gone:
-                m.map.madvise(mmap.MADV_DONTNEED, lo * ch, (hi - lo) * ch)
+                m.map.madvise(mmap.MADV_DONTNEED, m.start + lo * ch, (hi - lo) * ch)
                 m.touched[lo:hi], self.touched_chunks, self._ram.used = (
                     False, self.touched_chunks - gone, self._ram.used - gone * ch)
 
@@ -300,9 +309,11 @@ class LazyStorage:
 
     def offset_of(self, array: np.ndarray) -> int | None:
         """The pool offset where ``array`` (a ptr_to_numpy view's root) starts, if ours."""
-        if self._pool.owns(array):
-            return 0
-        return next((start for start, block in self._big.items() if block.owns(array)), None)
+        at = self._pool.origin_of(array)
+        if at is not None:
+            return at
+        return next((start + at for start, block in self._big.items()
+                     if (at := block.origin_of(array)) is not None), None)
 
     @property
     def touched_bytes(self) -> int:
