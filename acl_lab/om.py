@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import constants as C
+from .i18n import _
 
 MAGIC = b"ACLLABOM"
 VERSION = 1
@@ -31,10 +32,6 @@ NUMPY_DTYPE = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: n
                C.ACL_INT32: np.int32, C.ACL_UINT8: np.uint8, C.ACL_INT16: np.int16,
                C.ACL_UINT16: np.uint16, C.ACL_UINT32: np.uint32, C.ACL_INT64: np.int64,
                C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
-
-
-def align(n: int) -> int:
-    return -(-n // MEM_ALIGN) * MEM_ALIGN
 
 
 @dataclass(frozen=True)
@@ -82,15 +79,16 @@ class NotAnOm(ValueError):
 def parse(data: bytes) -> OfflineModel:
     """The model in ``data``; NotAnOm if the bytes are not an .om this version wrote."""
     if not data.startswith(MAGIC):
-        raise NotAnOm("the data does not start with the .om magic number (is it an ONNX "
-                      "file? convert it with `acl-lab atc` first)")
+        raise NotAnOm(_("the data does not start with the .om magic number (is it an ONNX "
+                        "file? convert it with `acl-lab atc` first)"))
     if len(data) < _PREFIX.size:
-        raise NotAnOm(f"the data is {len(data)} B, smaller than an .om header "
-                      f"({_PREFIX.size} B)")
-    _, version, hlen = _PREFIX.unpack_from(data)
+        raise NotAnOm(_("the data is {size} B, smaller than an .om header ({header} B)").format(
+            size=len(data), header=_PREFIX.size))
+    _magic, version, hlen = _PREFIX.unpack_from(data)
     if version != VERSION or _PREFIX.size + hlen > len(data):
-        raise NotAnOm(f"header length {hlen} / format version {version} do not match the "
-                      f"{len(data)} B of data (truncated or from another version)")
+        raise NotAnOm(_("header length {length} / format version {version} do not match the "
+                        "{size} B of data (truncated or from another version)").format(
+                            length=hlen, version=version, size=len(data)))
     try:
         h = json.loads(data[_PREFIX.size:_PREFIX.size + hlen])
 
@@ -101,7 +99,7 @@ def parse(data: bytes) -> OfflineModel:
                             h["work_size"], h["weight_size"], data[_PREFIX.size + hlen:],
                             h["nodes"])
     except (ValueError, KeyError, TypeError) as e:
-        raise NotAnOm(f"the header is damaged ({e})") from None
+        raise NotAnOm(_("the header is damaged ({reason})").format(reason=e)) from None
 
 
 def read(path) -> OfflineModel:

@@ -1,6 +1,8 @@
 """Chapter 00 checks: reading what a pyACL call returns."""
 from __future__ import annotations
 
+import numbers
+
 from acl_lab import constants as C
 from acl_lab.errors import explain
 
@@ -27,6 +29,8 @@ def device_count(acl, count):
 def invalid_device(acl, ret):
     if isinstance(ret, tuple):
         raise NotYet("set_device only acts, so it returns a bare ret, not a tuple.")
+    if not isinstance(ret, numbers.Integral):
+        raise NotYet(f"ret should be the int set_device returned, not {type(ret).__name__}.")
     if ret == C.ACL_SUCCESS:
         raise NotYet("that call succeeded: device ids run from 0 to count - 1, so ask for "
                      "device `count`.")

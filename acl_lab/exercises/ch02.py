@@ -20,7 +20,7 @@ PAGE_CASES = (
 
 
 def traced_free(api: str) -> str:
-    """The traced name of the call that releases ``api``'s memory (the seeds' pairing rule)."""
+    """The traced name of the call that releases ``api``'s memory (docs/rules.md#rule-1, #rule-2)."""
     free = FREED_BY[api]
     return f"{'media' if free == 'dvpp_free' else 'rt'}.{free}"
 
@@ -70,6 +70,10 @@ def _released_by_partner(calls, api: str, ptr: int) -> bool:
                for c in calls[born + 1:])
 
 
+#: The allocators whose blocks the chapter's cell puts in ``blocks``.
+BLOCKS_MADE = ("malloc_host", "malloc", "malloc_align32", "dvpp_malloc")
+
+
 @exercise("02.2", "Free with the partner",
           "Each allocator has one partner: acl.rt.free_host(blocks['malloc_host']); "
           "acl.rt.free(...) for blocks['malloc'] and blocks['malloc_align32']; "
@@ -80,6 +84,10 @@ def freed_with_partner(acl, blocks: dict):
     if unknown:
         raise NotYet(f"blocks has a key {unknown[0]!r}; keep the keys the cell above made "
                      f"({', '.join(FREED_BY)}).")
+    missing = [api for api in BLOCKS_MADE if api not in blocks]
+    if missing:
+        raise NotYet(f"blocks has no key {missing[0]!r}: run the cell that made blocks again, "
+                     f"then free each of its {len(BLOCKS_MADE)} blocks.")
     left = [api for api, ptr in blocks.items() if not _released_by_partner(calls, api, ptr)]
     if left:
         raise NotYet("not released by their partners yet: "

@@ -4,9 +4,9 @@ A hypothesis RuleBasedStateMachine (machine.py) issues init/finalize, devices, c
 streams, events, every allocator and its free, memset/memcpy/memcpy2d (sync and async),
 capture begin/end/execute/destroy (alone, and as whole capture-and-replay flows),
 get_mem_info, MemoryPool operations and wrongly typed calls, with valid and invalid arguments
-mixed, on every device profile. A model written from the rules, not from the simulator
-(model/), predicts each return code and keeps a shadow copy of every byte written. After
-every step:
+mixed, on every device profile. A model written from the rules (docs/rules.md and the
+hicann/runtime sources README.md cites), not from the simulator (model/), predicts each
+return code and keeps a shadow copy of every byte written. After every step:
 
 - the call returned the code the model expected, and a failed call changed nothing
   (acl_lab.snapshot() identical, the modeled clock included) and explained itself;

@@ -1,6 +1,6 @@
 """An independent model of ACL: what every call the state machine makes must return, and
-what it changes, written from ACL's documented rules and the hicann/runtime sources (named
-where a rule comes from one function), never from the simulator.
+what it changes, written from the rules (docs/rules.md, and the hicann/runtime functions
+named where a rule comes from one), never from the simulator.
 
 Read it on its own, in this order:
 
