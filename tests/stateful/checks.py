@@ -1,6 +1,7 @@
 """What the machine compares with the model after every step (and, for bytes, whenever it
 chooses to read them back): the allocations, pools, handles, current context, MemoryPool
-segments and every byte the shadow copy is sure of."""
+segments and every byte the shadow copy is sure of; at the end of each example, that the
+snapshot has the schema's shape (acl_lab/snapshot_schema.py)."""
 from __future__ import annotations
 
 import itertools
@@ -10,6 +11,7 @@ from hypothesis.stateful import invariant, rule
 
 import acl_lab
 from acl_lab import constants as C
+from acl_lab.snapshot_schema import mismatches
 
 from .model import Fail
 from .model.objects import MEM_ATTRS, OK
@@ -53,6 +55,8 @@ class Checks:
     def teardown(self):
         if hasattr(self, "m"):
             self.check_bytes()
+            problems = mismatches(acl_lab.snapshot())
+            assert not problems, "snapshot() differs from its schema: " + "; ".join(problems)
 
     # ----- invariants after every step ----------------------------------------------------------
     @invariant()
