@@ -19,6 +19,8 @@ from .tally import STATS
 
 
 class Checks:
+    """Part of AclMachine (machine.py): reads its model ``m``, ``acl`` and blocks."""
+
     # ----- bytes: what was written is what is read back --------------------------------------
     @rule()
     def check_bytes(self):

@@ -56,7 +56,7 @@ def _ret(result):
 class AclMachine(SandboxRules, Checks, RuleBasedStateMachine):
     """One simulated process per example, driven by random calls, checked by Model."""
 
-    tmp = "."          # a folder for files the calls write (the test sets it)
+    tmp: str           # a folder for files the calls write (the test sets it)
 
     @initialize(profile=st.sampled_from(["910b", "910b", "310", "310p", "200dk"]),
                 start=st.sampled_from(["bare", "init"] + ["device"] * 8))

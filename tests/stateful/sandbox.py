@@ -20,6 +20,8 @@ from .tally import STATS
 
 
 class SandboxRules:
+    """Part of AclMachine (machine.py): uses its model ``m``, ``acl`` and argument draws."""
+
     # ----- Python memory registered through acl.util -----------------------------------------
     def register(self, array: np.ndarray, internal: bool = False) -> int:
         ptr = self.acl.util.numpy_to_ptr(array)
