@@ -8,11 +8,16 @@ Heavy pieces (the simulator, numpy, widgets) load on first use, so importing sta
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import constants, wasm
 from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
 from .i18n import _, get_language, set_language
 from .threads import run_in_thread
+
+if TYPE_CHECKING:
+    from .snapshot_schema import Snapshot
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language",
@@ -59,8 +64,9 @@ def reset(profile: str | None = None) -> None:
     inject.clear()
 
 
-def snapshot() -> dict:
-    """Allocations, pools, streams, events and contexts of the active backend, as plain data."""
+def snapshot() -> Snapshot:
+    """Allocations, pools, streams, events and contexts of the active backend, as plain data
+    (the same keys on every backend: acl_lab/snapshot_schema.py describes each one)."""
     return _current()[0].snapshot()
 
 

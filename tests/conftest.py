@@ -15,6 +15,14 @@ def acl():
 
 
 @pytest.fixture
+def stream(acl):
+    """A stream created on device 0 of ``acl``."""
+    s, ret = acl.rt.create_stream()
+    assert ret == 0, acl.get_recent_err_msg()
+    return s
+
+
+@pytest.fixture
 def bare_acl():
     """A fresh simulated process on the default profile, nothing called yet."""
     acl_lab.reset("910b")

@@ -10,6 +10,7 @@ import numpy as np
 
 from acl_lab import atc, sample_models
 from acl_lab import constants as C
+from simhelpers import device_buffer
 
 SOC = "Ascend910B3"
 
@@ -22,12 +23,6 @@ def convert(folder: Path, name: str, *flags: str, soc: str = SOC) -> tuple[int, 
     code = atc.main([f"--model={onnx_path}", "--framework=5", f"--output={target}",
                      f"--soc_version={soc}", *flags], out=out)
     return code, out.getvalue(), Path(f"{target}.om")
-
-
-def device_buffer(acl, size: int) -> int:
-    ptr, ret = acl.rt.malloc(size, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    assert ret == 0
-    return ptr
 
 
 def dataset(acl, *ptr_sizes) -> int:

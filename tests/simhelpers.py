@@ -20,6 +20,25 @@ def fresh(profile: str = "910b", device: bool = True):
     return acl
 
 
+def device_buffer(acl, size: int = 256) -> int:
+    """``size`` bytes of device memory (aclrtMalloc, HUGE_FIRST); the call must succeed."""
+    ptr, ret = acl.rt.malloc(size, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert ret == 0, acl.get_recent_err_msg()
+    return ptr
+
+
+def capture_status(acl, stream: int) -> int:
+    """The capture status of ``stream`` (aclmdlRICaptureGetInfo); the query must succeed."""
+    status, _model, ret = acl.mdl.ri_capture_get_info(stream)
+    assert ret == 0, acl.get_recent_err_msg()
+    return status
+
+
+def model_entry(handle: int) -> dict:
+    """The snapshot entry of the live model RI ``handle``: its tasks, executions, ..."""
+    return next(m for m in acl_lab.snapshot()["models"] if m["handle"] == handle)
+
+
 def allocation(ptr: int) -> dict:
     """The snapshot entry of the live allocation that starts at ``ptr``."""
     found = [a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == ptr]

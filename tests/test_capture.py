@@ -13,7 +13,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.sim.profiles import get_profile
-from simhelpers import read, run_in_thread, tensor
+from simhelpers import capture_status, device_buffer, model_entry, read, run_in_thread, tensor
 
 GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
                                  C.ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
@@ -26,30 +26,11 @@ H2D, D2H = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST
 N = 256
 
 
-@pytest.fixture
-def stream(acl):
-    s, ret = acl.rt.create_stream()
-    assert ret == 0
-    return s
-
-
-def dev(acl, n: int = N) -> int:
-    ptr, ret = acl.rt.malloc(n, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    assert ret == 0
-    return ptr
-
-
 def pinned(acl, fill: int, n: int = N) -> int:
     ptr, ret = acl.rt.malloc_host(n)
     assert ret == 0
     acl.util.ptr_to_numpy(ptr, (n,), np.dtype(np.uint8).num)[:] = fill
     return ptr
-
-
-def status(acl, stream: int) -> int:
-    st, _model, ret = acl.mdl.ri_capture_get_info(stream)
-    assert ret == 0
-    return st
 
 
 def end(acl, stream: int) -> int:
@@ -58,13 +39,8 @@ def end(acl, stream: int) -> int:
     return model
 
 
-def model_info(model: int) -> dict:
-    """The snapshot entry of a live model: its tasks, executions, ..."""
-    return next(m for m in acl_lab.snapshot()["models"] if m["handle"] == model)
-
-
 def model_tasks(model: int) -> list[dict]:
-    return model_info(model)["tasks"]
+    return model_entry(model)["tasks"]
 
 
 def filled(value: int, n: int = N) -> bytes:
@@ -84,7 +60,7 @@ def in_thread(acl, fn):
 
 # ----- rule 17: before capture, tasks execute as usual -------------------------------------
 def test_rule17_work_issued_before_capture_begins_still_runs(acl, stream):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.rt.memset_async(buf, N, 7, N, stream) == 0     # queued, not yet waited for
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 9, N, stream) == 0     # recorded only
@@ -96,7 +72,7 @@ def test_rule17_work_issued_before_capture_begins_still_runs(acl, stream):
 
 # ----- rule 18: during capture, tasks are only recorded ------------------------------------
 def test_rule18_captured_tasks_change_nothing_until_the_model_runs(acl, stream):
-    buf, host = dev(acl), pinned(acl, 0x5A)
+    buf, host = device_buffer(acl), pinned(acl, 0x5A)
     assert acl.rt.memset(buf, N, 0, N) == 0
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memcpy_async(buf, N, host, N, H2D, stream) == 0
@@ -118,7 +94,7 @@ def test_rule18_captured_tasks_change_nothing_until_the_model_runs(acl, stream):
 @pytest.mark.parametrize("mode", MODES.values(), ids=MODES.keys())
 def test_rule18_syncing_the_stream_or_device_is_illegal_in_every_mode(acl, stream, mode,
                                                                       thread_mode):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, mode) == 0
     assert acl.rt.memset_async(buf, N, 1, N, stream) == 0
     acl.mdl.ri_capture_thread_exchange_mode(thread_mode)
@@ -127,7 +103,7 @@ def test_rule18_syncing_the_stream_or_device_is_illegal_in_every_mode(acl, strea
     assert acl.rt.synchronize_device() == C.ACL_ERROR_RT_STREAM_CAPTURED
     assert in_thread(acl, acl.rt.synchronize_device) == C.ACL_ERROR_RT_STREAM_CAPTURED
     acl.mdl.ri_capture_thread_exchange_mode(GLOBAL)
-    assert status(acl, stream) == ACTIVE                # refused, but the capture goes on
+    assert capture_status(acl, stream) == ACTIVE        # refused, but the capture goes on
     assert acl.rt.memset_async(buf, N, 2, N, stream) == 0
     assert len(model_tasks(end(acl, stream))) == 2
 
@@ -143,13 +119,13 @@ SYNC_CALLS = {   # each writes 0x55 over all N bytes of the device buffer
 @pytest.mark.parametrize("call", SYNC_CALLS.values(), ids=SYNC_CALLS.keys())
 def test_rule19_sync_transfer_is_refused_in_global_mode_and_runs_once_when_relaxed(
         acl, stream, call):
-    buf, other, host = dev(acl), dev(acl), pinned(acl, 0x55)
+    buf, other, host = device_buffer(acl), device_buffer(acl), pinned(acl, 0x55)
     assert acl.rt.memset(buf, N, 0, N) == 0
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(other, N, 1, N, stream) == 0
     assert call(acl, buf, host) == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
     assert "RELAXED" in acl.get_recent_err_msg()
-    assert status(acl, stream) == ACTIVE
+    assert capture_status(acl, stream) == ACTIVE
     assert acl.mdl.ri_capture_thread_exchange_mode(RELAXED) == (GLOBAL, 0)
     assert read(acl, buf, N) == filled(0)           # the refused call wrote nothing
     assert call(acl, buf, host) == 0
@@ -174,7 +150,7 @@ def test_rule19_sync_transfer_is_refused_in_global_mode_and_runs_once_when_relax
         "thread_local-other thread", "relaxed-same thread", "relaxed-other thread"])
 def test_rule19_which_threads_a_capture_mode_restricts(acl, stream, mode, on_capturing_thread,
                                                        expected):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, mode) == 0
 
     def sync_memset():
@@ -216,7 +192,7 @@ def test_rule20_configuration_calls_during_capture_are_refused(acl, stream, tmp_
     assert acl.mdl.set_dump(str(cfg)) == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
     assert "aclmdlSetDump" in acl.get_recent_err_msg()
     assert acl.mdl.finalize_dump() == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
-    assert status(acl, stream) == ACTIVE                     # the capture is not harmed
+    assert capture_status(acl, stream) == ACTIVE             # the capture is not harmed
     end(acl, stream)
     assert acl.mdl.set_dump(str(cfg)) == 0
     assert acl.mdl.finalize_dump() == 0
@@ -236,7 +212,7 @@ def test_dump_configuration_order(bare_acl, tmp_path):
 @pytest.mark.parametrize("kind", [H2D, D2H], ids=["H2D", "D2H"])
 def test_rule21_async_copy_with_pageable_memory_is_refused_pinned_is_recorded(acl, stream,
                                                                               kind):
-    buf, host = dev(acl), pinned(acl, 9)
+    buf, host = device_buffer(acl), pinned(acl, 9)
     array = np.full(N, 9, np.uint8)
     pageable = acl.util.numpy_to_ptr(array)
 
@@ -249,7 +225,7 @@ def test_rule21_async_copy_with_pageable_memory_is_refused_pinned_is_recorded(ac
     assert "malloc_host" in acl.get_recent_err_msg()
     other, _ = acl.rt.create_stream()
     assert copy(pageable, other) == C.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC
-    assert status(acl, stream) == ACTIVE
+    assert capture_status(acl, stream) == ACTIVE
     assert copy(host) == 0
     assert [t["kind"] for t in model_tasks(end(acl, stream))] == ["memcpy"]
     assert array.tolist() == [9] * N                 # the refused D2H wrote nothing
@@ -259,7 +235,7 @@ def test_rule21_async_copy_with_pageable_memory_is_refused_pinned_is_recorded(ac
 def test_rule22_the_default_stream_cannot_capture_or_be_used_while_capturing(acl, stream):
     assert acl.mdl.ri_capture_begin(0, GLOBAL) == C.ACL_ERROR_INVALID_PARAM
     assert "default stream" in acl.get_recent_err_msg()
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.rt.memset(buf, N, 0, N) == 0
     event, _ = acl.rt.create_event()
     other, _ = acl.rt.create_stream()
@@ -269,8 +245,8 @@ def test_rule22_the_default_stream_cannot_capture_or_be_used_while_capturing(acl
     assert acl.rt.memset_async(buf, N, 4, N, 0) == C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT
     assert acl.rt.record_event(event, 0) == C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT
     assert acl.mdl.ri_execute_async(model, 0) == C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT
-    assert model_info(model)["executions"] == 0
-    assert status(acl, stream) == ACTIVE
+    assert model_entry(model)["executions"] == 0
+    assert capture_status(acl, stream) == ACTIVE
     assert model_tasks(end(acl, stream)) == []
     assert acl.rt.memset_async(buf, N, 4, N, 0) == 0        # fine again after the capture
     assert acl.rt.synchronize_stream(0) == 0
@@ -281,26 +257,26 @@ def test_rule22_the_default_stream_cannot_capture_or_be_used_while_capturing(acl
 @pytest.mark.parametrize("execute", ["async", "sync"])
 def test_rule23_replaying_a_model_whose_buffer_was_freed_fails_and_runs_nothing(acl, stream,
                                                                                execute):
-    keep, gone = dev(acl), dev(acl)
+    keep, gone = device_buffer(acl), device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(keep, N, 1, N, stream) == 0
     assert acl.rt.memset_async(gone, N, 2, N, stream) == 0
     model = end(acl, stream)
     assert acl.rt.memset(keep, N, 0, N) == 0
     assert acl.rt.free(gone) == 0
-    dev(acl)     # the freed block handed out again does not make the model valid
+    device_buffer(acl)  # the freed block handed out again does not make the model valid
     ret = (acl.mdl.ri_execute_async(model, stream) if execute == "async"
            else acl.mdl.ri_execute(model, -1))
     assert ret == C.ACL_ERROR_RT_MODEL_EXECUTE
     assert f"0x{gone:x}" in acl.get_recent_err_msg()
-    assert model_info(model)["executions"] == 0
+    assert model_entry(model)["executions"] == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert read(acl, keep, N) == filled(0)
     assert acl.mdl.ri_destroy(model) == 0
 
 
 def test_rule23_freed_pinned_host_buffer_also_fails_the_replay(acl, stream):
-    buf, host = dev(acl), pinned(acl, 6)
+    buf, host = device_buffer(acl), pinned(acl, 6)
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memcpy_async(buf, N, host, N, H2D, stream) == 0
     model = end(acl, stream)
@@ -317,7 +293,7 @@ def seed_add_sample(acl) -> dict:
     nbytes = size * 4
 
     def create_acl_tensor():
-        ptr = dev(acl, nbytes)
+        ptr = device_buffer(acl, nbytes)
         return ptr, tensor(acl, ptr, shape, C.ACL_FLOAT)
 
     (self_d, self_t), (other_d, other_t), (out_d, out_t) = (create_acl_tensor()
@@ -325,7 +301,7 @@ def seed_add_sample(acl) -> dict:
     alpha = acl.nn.create_scalar(1.1, C.ACL_FLOAT)
     ws_size, executor, ret = acl.nn.add_get_workspace_size(self_t, other_t, alpha, out_t)
     acl_lab.check(ret)
-    workspace = dev(acl, ws_size) if ws_size > 0 else 0
+    workspace = device_buffer(acl, ws_size) if ws_size > 0 else 0
     self_h, other_h = pinned(acl, 0, nbytes), pinned(acl, 0, nbytes)
     f32 = np.dtype(np.float32).num
     self_np = acl.util.ptr_to_numpy(self_h, (size,), f32)
@@ -364,7 +340,7 @@ def test_seed_model_records_copy_in_add_copy_out(acl, capsys):
     assert tasks[1]["op"] == "Add"
     assert (tasks[0]["direction"], tasks[2]["direction"]) == ("ACL_MEMCPY_HOST_TO_DEVICE",
                                                               "ACL_MEMCPY_DEVICE_TO_HOST")
-    assert model_info(model)["executions"] == 8
+    assert model_entry(model)["executions"] == 8
 
 
 # ----- debug JSON ----------------------------------------------------------------------------
@@ -413,14 +389,14 @@ def test_plain_event_on_capturing_stream_is_refused_and_the_capture_stays_active
     """ApiImpl::EventRecord / StreamWaitEvent (hicann/runtime api_impl.cc) return
     RT_ERROR_FEATURE_NOT_SUPPORT for events not created by aclrtCreateEventExWithFlag before
     any capture handling: nothing is recorded and nothing is invalidated."""
-    buf, event = dev(acl), acl.rt.create_event()[0]
+    buf, event = device_buffer(acl), acl.rt.create_event()[0]
     assert acl.rt.record_event(event, stream) == 0           # recorded before the capture
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 9, N, stream) == 0
     args = (event, stream) if call == "record_event" else (stream, event)
     assert getattr(acl.rt, call)(*args) == C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
     assert "stays ACTIVE" in acl.get_recent_err_msg()
-    assert status(acl, stream) == ACTIVE
+    assert capture_status(acl, stream) == ACTIVE
     model = end(acl, stream)                                  # capture end succeeds
     assert [t["kind"] for t in acl_lab.snapshot()["models"][0]["tasks"]] == ["memset"]
     assert acl.mdl.ri_execute(model, -1) == 0
@@ -433,17 +409,17 @@ def test_capture_end_on_another_thread_is_refused_and_discards_the_capture(acl, 
     assert acl.mdl.ri_capture_begin(stream, mode) == 0
     assert in_thread(acl, lambda: acl.mdl.ri_capture_end(stream)) == \
         (0, C.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD)
-    assert status(acl, stream) == NONE
+    assert capture_status(acl, stream) == NONE
     assert acl.mdl.ri_capture_begin(stream, mode) == 0       # the stream can capture again
     end(acl, stream)
 
 
 def test_relaxed_capture_may_end_on_another_thread(acl, stream):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, RELAXED) == 0
     assert acl.rt.memset_async(buf, N, 5, N, stream) == 0
     model, ret = in_thread(acl, lambda: acl.mdl.ri_capture_end(stream))
-    assert ret == 0 and status(acl, stream) == NONE
+    assert ret == 0 and capture_status(acl, stream) == NONE
     assert acl.mdl.ri_execute(model, -1) == 0
     assert read(acl, buf, N) == filled(5)
 
@@ -452,7 +428,7 @@ def test_relaxed_capture_may_end_on_another_thread(acl, stream):
 def test_begin_end_execute_destroy_refusals(acl, stream):
     assert acl.mdl.ri_capture_end(stream) == (0, C.ACL_ERROR_RT_STREAM_NOT_CAPTURED)
     assert acl.mdl.ri_capture_begin(stream, 3) == C.ACL_ERROR_RT_PARAM_INVALID
-    assert status(acl, stream) == NONE                      # the refused begin changed nothing
+    assert capture_status(acl, stream) == NONE              # the refused begin changed nothing
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     ready = end(acl, stream)
 
@@ -475,7 +451,7 @@ def test_begin_end_execute_destroy_refusals(acl, stream):
 
 
 def test_synchronous_model_execution_is_refused_under_a_global_capture(acl, stream):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 5, N, stream) == 0
     model = end(acl, stream)
@@ -483,7 +459,7 @@ def test_synchronous_model_execution_is_refused_under_a_global_capture(acl, stre
     assert acl.mdl.ri_capture_begin(other, GLOBAL) == 0
     assert acl.mdl.ri_execute(model, -1) == C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
     assert "aclmdlRIExecute" in acl.get_recent_err_msg()
-    assert model_info(model)["executions"] == 0
+    assert model_entry(model)["executions"] == 0
     previous, _ = acl.mdl.ri_capture_thread_exchange_mode(RELAXED)
     assert acl.mdl.ri_execute(model, -1) == 0             # relaxed: runs once, now
     assert read(acl, buf, N) == filled(5)
@@ -502,7 +478,7 @@ def test_get_info_reports_none_then_active_with_the_model_then_none(acl, stream)
 
 
 def test_destroy_waits_for_replays_still_queued(acl, stream):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.rt.memset(buf, N, 0, N) == 0
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 3, N, stream) == 0
@@ -515,7 +491,7 @@ def test_destroy_waits_for_replays_still_queued(acl, stream):
 # ----- modeled time and the trace ------------------------------------------------------------
 def test_replay_pays_one_launch_instead_of_one_per_task(acl, stream):
     """N launch-bound tasks (64 B memsets) timed with events, issued eagerly and replayed."""
-    tasks, buf = 50, dev(acl, 64)
+    tasks, buf = 50, device_buffer(acl, 64)
     rates = get_profile(acl_lab.snapshot()["profile"]).rates
     task_us = rates.memset_us(64, on_device=True)
     assert task_us < rates.launch_us           # launch-bound: the stream waits for the host
@@ -552,7 +528,7 @@ def test_replay_pays_one_launch_instead_of_one_per_task(acl, stream):
 
 
 def test_trace_entries_carry_the_task_of_async_calls(acl, stream):
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(stream, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 1, N, stream) == 0
     model = end(acl, stream)
@@ -570,7 +546,7 @@ def test_destroying_a_context_destroys_the_models_captured_in_it(acl):
     dev_ctx, _ = acl.rt.get_context()
     ctx, _ = acl.rt.create_context(0)
     s, _ = acl.rt.create_stream()
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(s, GLOBAL) == 0
     assert acl.rt.memset_async(buf, N, 9, N, s) == 0
     model = end(acl, s)

@@ -9,7 +9,7 @@ import pytest
 
 import acl_lab
 from acl_lab import constants as C
-from simhelpers import read, tensor
+from simhelpers import capture_status, device_buffer, model_entry, read, tensor
 
 GLOBAL, RELAXED = C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED
 ACTIVE, INVALIDATED = C.ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, C.ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
@@ -30,25 +30,11 @@ def sync_event(acl) -> int:
     return e
 
 
-def status(acl, stream: int) -> int:
-    return acl.mdl.ri_capture_get_info(stream)[0]
-
-
-def model_of(handle: int) -> dict:
-    return next(m for m in acl_lab.snapshot()["models"] if m["handle"] == handle)
-
-
-def dev(acl, n: int = N) -> int:
-    ptr, ret = acl.rt.malloc(n, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    assert ret == 0
-    return ptr
-
-
 def cross_stream_add(acl, s1: int, s2: int) -> dict:
     """The runtime docs' example: copy in on stream1, aclnnAdd on stream2 (forked with
     event1), copy out on stream1 after joining with event2; replayed eight times."""
     f32 = C.ACL_FLOAT
-    self_d, other_d, out_d = dev(acl, 32), dev(acl, 32), dev(acl, 32)
+    self_d, other_d, out_d = device_buffer(acl, 32), device_buffer(acl, 32), device_buffer(acl, 32)
     self_t, other_t, out_t = (tensor(acl, p, (4, 2), f32) for p in (self_d, other_d, out_d))
     alpha = acl.nn.create_scalar(1.1, f32)
     ws_size, executor, ret = acl.nn.add_get_workspace_size(self_t, other_t, alpha, out_t)
@@ -82,12 +68,12 @@ def test_fork_join_capture_makes_one_model_that_replays_on_two_streams(acl, stre
     s1, s2, _ = streams
     out = cross_stream_add(acl, s1, s2)
     assert out["rows"] == [[round(k * 1.1, 4)] * 8 for k in range(1, 9)]
-    m = model_of(out["model"])
+    m = model_entry(out["model"])
     assert m["stream"] == s1 and m["streams"] == [s1, s2]
     assert [(t["kind"], t["stream"]) for t in m["tasks"]] == [
         ("memcpy", s1), ("record", s1), ("wait", s2), ("op", s2), ("record", s2),
         ("wait", s1), ("memcpy", s1)]
-    assert status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE    # both left the capture
+    assert capture_status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE  # both left the capture
 
 
 def test_a_stream_that_waits_on_a_captured_event_joins_the_capture(acl, streams):
@@ -95,7 +81,7 @@ def test_a_stream_that_waits_on_a_captured_event_joins_the_capture(acl, streams)
     e = sync_event(acl)
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
-    assert status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE
+    assert capture_status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE
     assert acl.rt.stream_wait_event(s2, e) == 0
     assert acl.mdl.ri_capture_get_info(s2)[:2] == acl.mdl.ri_capture_get_info(s1)[:2]
     assert acl.rt.synchronize_stream(s2) == C.ACL_ERROR_RT_STREAM_CAPTURED   # s2 captures now
@@ -106,7 +92,7 @@ def test_capture_end_with_a_stream_not_joined_back_fails_unjoined(acl, streams):
     waits on -> RT_ERROR_STREAM_UNJOINED (107025); the model is destroyed."""
     s1, s2, _ = streams
     e = sync_event(acl)
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
     assert acl.rt.stream_wait_event(s2, e) == 0
@@ -114,7 +100,7 @@ def test_capture_end_with_a_stream_not_joined_back_fails_unjoined(acl, streams):
     assert acl.mdl.ri_capture_end(s1) == (0, C.ACL_ERROR_RT_STREAM_UNJOINED)
     assert "join" in acl.get_recent_err_msg()
     assert not acl_lab.snapshot()["models"]
-    assert status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE
+    assert capture_status(acl, s2) == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE
     assert acl.rt.memset_async(buf, N, 2, N, s2) == 0                # s2 runs eagerly again
     assert acl.rt.synchronize_stream(s2) == 0
     assert read(acl, buf, N) == bytes([2]) * N
@@ -145,7 +131,7 @@ def test_a_chain_of_streams_joins_back_through_the_middle_one(acl, streams):
     assert acl.rt.stream_wait_event(s1, back2) == 0
     model, ret = acl.mdl.ri_capture_end(s1)
     assert ret == 0, acl.get_recent_err_msg()
-    assert model_of(model)["streams"] == [s1, s2, s3]
+    assert model_entry(model)["streams"] == [s1, s2, s3]
 
 
 def test_capture_end_on_a_joined_stream_is_unmatched(acl, streams):
@@ -157,7 +143,7 @@ def test_capture_end_on_a_joined_stream_is_unmatched(acl, streams):
     assert acl.rt.record_event(e, s1) == 0
     assert acl.rt.stream_wait_event(s2, e) == 0
     assert acl.mdl.ri_capture_end(s2) == (0, C.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED)
-    assert status(acl, s1) == ACTIVE
+    assert capture_status(acl, s1) == ACTIVE
 
 
 def test_event_recorded_outside_the_capture_cannot_be_waited_in_it(acl, streams):
@@ -169,7 +155,7 @@ def test_event_recorded_outside_the_capture_cannot_be_waited_in_it(acl, streams)
     assert acl.rt.record_event(e, s2) == 0
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.rt.stream_wait_event(s1, e) == C.ACL_ERROR_RT_CAPTURE_DEPENDENCY
-    assert status(acl, s1) == ACTIVE
+    assert capture_status(acl, s1) == ACTIVE
     assert acl.mdl.ri_capture_end(s1)[1] == 0
 
 
@@ -182,7 +168,7 @@ def test_ex_event_without_sync_flag_is_silently_not_recorded(acl, streams):
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
     model, ret = acl.mdl.ri_capture_end(s1)
-    assert ret == 0 and model_of(model)["tasks"] == []
+    assert ret == 0 and model_entry(model)["tasks"] == []
 
 
 def test_captured_event_cannot_be_synchronized_or_timed_until_capture_end(acl, streams):
@@ -203,7 +189,7 @@ def test_default_stream_cannot_wait_on_a_captured_event(acl, streams):
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
     assert acl.rt.stream_wait_event(0, e) == C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT
-    assert status(acl, s1) == ACTIVE
+    assert capture_status(acl, s1) == ACTIVE
 
 
 def test_linking_two_captures_through_an_event_invalidates(acl, streams):
@@ -215,7 +201,7 @@ def test_linking_two_captures_through_an_event_invalidates(acl, streams):
     assert acl.mdl.ri_capture_begin(s2, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
     assert acl.rt.stream_wait_event(s2, e) == C.ACL_ERROR_STREAM_CAPTURE_CONFLICT
-    assert status(acl, s2) == INVALIDATED
+    assert capture_status(acl, s2) == INVALIDATED
     assert acl.mdl.ri_capture_end(s2) == (0, C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
     assert acl.mdl.ri_capture_end(s1)[1] == 0
 
@@ -224,7 +210,7 @@ def test_parallel_branches_replay_in_the_time_of_the_longest(acl, streams):
     """A replay's modeled time follows the critical path: two forked branches of equal
     work cost one branch, not two."""
     s1, s2, _ = streams
-    a, b = dev(acl, 1 << 20), dev(acl, 1 << 20)
+    a, b = device_buffer(acl, 1 << 20), device_buffer(acl, 1 << 20)
 
     def capture(fork: bool) -> int:
         e1, e2 = sync_event(acl), sync_event(acl)

@@ -10,6 +10,7 @@ import pytest
 
 import acl_lab
 from acl_lab import constants as C
+from acl_lab.snapshot_schema import mismatches
 from simhelpers import read, tensor
 
 GLOBAL = C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
@@ -69,6 +70,7 @@ def test_update_replaces_the_grouped_operator_for_later_replays(acl, streams, ad
     assert acl.mdl.ri_execute(model, -1) == 0
     assert out_values(acl, add) == [4.0] * 8
     assert acl_lab.snapshot()["models"][0]["tasks"][0]["updated"] is True
+    assert not mismatches(acl_lab.snapshot())       # an updated operator task: schema rows
 
 
 def test_group_begin_on_a_stream_not_capturing_fails(acl, streams):

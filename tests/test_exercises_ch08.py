@@ -7,7 +7,8 @@ import pytest
 
 from acl_lab import constants as C
 from acl_lab import exercises, sample_models
-from modelhelpers import convert, dataset, device_buffer
+from modelhelpers import convert, dataset
+from simhelpers import device_buffer
 from test_exercises_ch04_07 import fails, passes
 
 

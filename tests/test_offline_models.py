@@ -14,7 +14,8 @@ import acl_lab
 from acl_lab import atc, cli, om, sample_models
 from acl_lab import constants as C
 from acl_lab.align import align_up
-from modelhelpers import Loaded, convert, dataset, device_buffer, reference
+from modelhelpers import Loaded, convert, dataset, reference
+from simhelpers import device_buffer
 
 
 @pytest.fixture(scope="module")

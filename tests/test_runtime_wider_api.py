@@ -7,25 +7,12 @@ import pytest
 
 import acl_lab
 from acl_lab import constants as C
-from simhelpers import read, run_in_thread, write
+from simhelpers import device_buffer, read, run_in_thread, write
 
 N = 256
 BIG = 16 << 20
 D2D = C.ACL_MEMCPY_DEVICE_TO_DEVICE
 SYNC = C.ACL_EVENT_SYNC
-
-
-@pytest.fixture
-def stream(acl):
-    s, ret = acl.rt.create_stream()
-    assert ret == 0
-    return s
-
-
-def dev(acl, n: int = N) -> int:
-    ptr, ret = acl.rt.malloc(n, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    assert ret == 0
-    return ptr
 
 
 def event(acl, flag: int | None = None, ex: bool = False) -> int:
@@ -44,7 +31,7 @@ def long_copy(acl, stream: int) -> None:
     25 GB/s link: over 5 ms), so a 1 ms timeout runs out; the same two buffers keep RAM low."""
     src, ret = acl.rt.malloc_host(BIG)
     assert ret == 0
-    dst = dev(acl, BIG)
+    dst = device_buffer(acl, BIG)
     for _ in range(8):
         assert acl.rt.memcpy_async(dst, BIG, src, BIG, C.ACL_MEMCPY_HOST_TO_DEVICE, stream) == 0
 
@@ -64,7 +51,7 @@ def test_reset_device_force_releases_the_device_however_often_it_was_set(acl):
 def test_destroy_stream_force_discards_queued_work(acl, stream):
     """aclrtDestroyStreamForce: the stream goes without waiting; its queued tasks never run
     (stream.cpp aclrtDestroyStreamForceImpl: NULL is ACL_ERROR_INVALID_PARAM)."""
-    buf = dev(acl)
+    buf = device_buffer(acl)
     write(acl, buf, bytes(N))
     assert acl.rt.memset_async(buf, N, 7, N, stream) == 0
     assert acl.rt.destroy_stream_force(stream) == 0
@@ -160,7 +147,7 @@ def test_waiting_on_a_plain_event_never_recorded_is_refused(acl, stream):
 def test_waiting_on_an_ex_event_never_recorded_does_not_block(acl, stream):
     """Event::WaitSendCheck: an aclrtCreateEventExWithFlag event not recorded yet ->
     success, the stream goes on at once ("wait first, return suc")."""
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.rt.stream_wait_event(stream, event(acl, SYNC, ex=True)) == 0
     assert acl.rt.memset_async(buf, N, 3, N, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
@@ -232,7 +219,7 @@ def test_create_stream_with_config_makes_a_working_stream(acl):
     """aclrtCreateStreamWithConfig(priority, flag) -> (stream, ret), as pyACL binds it."""
     s, ret = acl.rt.create_stream_with_config(0, C.ACL_STREAM_FAST_LAUNCH)
     assert ret == 0
-    buf = dev(acl)
+    buf = device_buffer(acl)
     assert acl.rt.memset_async(buf, N, 5, N, s) == 0
     assert acl.rt.synchronize_stream(s) == 0
     assert read(acl, buf, N) == bytes([5]) * N
@@ -266,10 +253,10 @@ def test_last_error_level_other_than_thread_is_invalid(acl):
 def test_copy_between_devices_needs_peer_access(acl):
     """The official 1_basic_features/device/2_device_P2P flow: refused before the current
     device enables access to the other, a plain D2D copy once it has."""
-    src = dev(acl)
+    src = device_buffer(acl)
     write(acl, src, bytes([103]) * N)
     assert acl.rt.set_device(1) == 0
-    dst = dev(acl)
+    dst = device_buffer(acl)
     assert acl.rt.memcpy(dst, N, src, N, D2D) == C.ACL_ERROR_RT_PARAM_INVALID
     assert "peer access" in acl.get_recent_err_msg()
     assert acl.rt.device_can_access_peer(1, 0) == (1, 0)
@@ -310,10 +297,10 @@ def test_resetting_a_device_forgets_its_peer_access(acl):
     assert acl.rt.device_enable_peer_access(1, 0) == 0
     assert acl.rt.reset_device_force(0) == 0
     assert acl.rt.set_device(0) == 0
-    src = dev(acl)
+    src = device_buffer(acl)
     assert acl.rt.set_device(1) == 0
     assert acl.rt.set_context(acl_lab.snapshot()["contexts"][0]["handle"]) == 0
-    assert acl.rt.memcpy(dev(acl), N, src, N, D2D) in (C.ACL_ERROR_RT_PARAM_INVALID, 0)
+    assert acl.rt.memcpy(device_buffer(acl), N, src, N, D2D) in (C.ACL_ERROR_RT_PARAM_INVALID, 0)
     assert acl_lab.snapshot()["contexts"]     # the process is still consistent
 
 

@@ -167,13 +167,19 @@ def simulated_by(name: str, fn) -> list[tuple[str, str]]:
 _IN_TEXT = re.compile(r"\bacl\.((?:rt|mdl|nn|media|util)\.)?(\w+)\(")
 
 
+def _test_modules() -> list[Path]:
+    """tests/**/test_*.py, and every module of a test package (tests/stateful/**)."""
+    return sorted(p for p in (ROOT / "tests").rglob("*.py")
+                  if p.name.startswith("test_") or (p.parent / "__init__.py").exists())
+
+
 @lru_cache(maxsize=None)
 def _test_calls() -> dict[str, collections.Counter]:
     """pyACL call name ("rt.malloc", "init") -> how often each test file names it: called or
     passed on (``acl.rt.malloc``), or in code a test runs (``"acl.rt.free(ptr)"``)."""
     counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     names = {n for n, _ in public_functions(api.FACADE)}
-    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+    for path in _test_modules():
         rel = path.relative_to(ROOT).as_posix()
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):

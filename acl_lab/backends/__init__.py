@@ -9,6 +9,8 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+from ..snapshot_schema import Snapshot
+
 BACKENDS = ("sim", "ascend")
 
 
@@ -18,7 +20,7 @@ class Backend:
     acl: object
     clock: Callable[[], float]
     last_task: Callable[[], object]
-    snapshot: Callable[[], dict]
+    snapshot: Callable[[], Snapshot]
     reset: Callable[[str | None], None]
 
 
@@ -45,7 +47,7 @@ def _sim_backend(profile: str | None) -> Backend:
     )
 
 
-def _snapshot(sim) -> dict:
+def _snapshot(sim) -> Snapshot:
     """The simulator's state, taken under its lock (other threads may be calling)."""
     rt = sim.rt
     with rt.lock:

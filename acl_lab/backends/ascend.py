@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .. import constants as C
 from ..errors import explain
+from ..snapshot_schema import PoolRow, Snapshot
 from . import Backend
 
 SET_ENV = "/usr/local/Ascend/ascend-toolkit/set_env.sh"
@@ -109,18 +110,22 @@ def guard_wanted() -> bool:
     return os.environ.get("ACL_LAB_GUARD", "1").strip().lower() not in ("0", "off", "false", "no")
 
 
-def snapshot(guard) -> dict:
+def snapshot(guard) -> Snapshot:
     """acl_lab.snapshot() on hardware: the guard's registry, and free memory per page pool
-    from get_mem_info. Keys as the simulator's; what the device does not tell is empty."""
+    from get_mem_info. The schema is every backend's (snapshot_schema.py): what the device
+    does not tell is None, or an empty list."""
     return {
-        "backend": "ascend", "profile": None, "guard": guard.enabled,
+        "backend": "ascend", "profile": None,
         "soc_name": getattr(guard.real, "get_soc_name", lambda: None)(),
         "run_mode": C.RUN_MODE_NAMES.get(guard.run_mode()),
         "initialized": guard.initialized, "now_us": guard.clock(),
         "devices": {d: {"refs": n, "open": True} for d, n in guard.device_refs.items()},
         "contexts": [],
-        "streams": [{"handle": h, "device": d} for h, d in guard.streams.items()],
-        "events": [{"handle": h, "device": d} for h, d in guard.events.items()],
+        "streams": [{"handle": h, "device": d, "context": None, "issued": None,
+                     "executed": None, "pending": None, "t_end_us": None}
+                    for h, d in guard.streams.items()],
+        "events": [{"handle": h, "device": d, "stream": None, "recorded_at_us": None}
+                   for h, d in guard.events.items()],
         "allocations": [{"ptr": e.ptr, "size": e.size, "footprint": e.footprint,
                          "api": e.api, "location": e.location, "device": e.device,
                          "pool": "pageable" if e.python_owned else e.where,
@@ -133,7 +138,7 @@ def snapshot(guard) -> dict:
     }
 
 
-def _pools(guard) -> list[dict]:
+def _pools(guard) -> list[PoolRow]:
     """Free and total memory per kind and page size of the current device. Asked only while
     a device is open, so a failing query never replaces the runtime's message for the
     learner's own last error."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import constants as C
 from ..errors import Refusal
+from ..snapshot_schema import OfflineModelRow
 
 #: pyACL load call -> positions of (work_ptr, work_size, weight_ptr, weight_size) in its args
 _WITH_MEM = {"load_from_file_with_mem": 1, "load_from_mem_with_mem": 2}
@@ -26,14 +27,16 @@ class LoadedModel:
     work: tuple[int, int] | None        # (ptr, size) the application passed, None: ACL's
     weight: tuple[int, int] | None
 
-    def row(self) -> dict:
+    def row(self) -> OfflineModelRow:
+        """What the guard saw passed to the load: the model's own description is not read."""
         parts = [p for p in (self.work, self.weight) if p]
-        return {"model_id": self.model_id, "device": self.device,
+        return {"model_id": self.model_id, "device": self.device, "soc_version": None,
                 "memory": {2: "app", 1: "mixed", 0: "acl"}[len(parts)],
                 "work_ptr": self.work[0] if self.work else None,
                 "work_size": self.work[1] if self.work else None,
                 "weight_ptr": self.weight[0] if self.weight else None,
-                "weight_size": self.weight[1] if self.weight else None}
+                "weight_size": self.weight[1] if self.weight else None,
+                "inputs": None, "outputs": None, "executions": None}
 
 
 class ModelWatch:
@@ -85,5 +88,5 @@ class ModelWatch:
                          if device is None or m.device == device]:
             del self.loaded[model_id]
 
-    def snapshot(self) -> list[dict]:
+    def snapshot(self) -> list[OfflineModelRow]:
         return [m.row() for m in self.loaded.values()]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from .. import constants as C, threads
 from ..i18n import _
+from ..snapshot_schema import ModelRow, TaskRow
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -551,7 +552,7 @@ class CaptureManager:
                              "you can write to.").format(call=call, path=repr(path),
                                                          reason=e.strerror)) from None
 
-    def snapshot(self) -> list[dict]:
+    def snapshot(self) -> list[ModelRow]:
         return [{"handle": m.handle, "device": m.device, "stream": m.stream,
                  "streams": list(m.streams),
                  "ready": m.ready, "executions": m.executions, "in_flight": m.in_flight,
@@ -559,7 +560,7 @@ class CaptureManager:
                 for m in self.models.values()]
 
 
-def _task_row(t: Task) -> dict:
+def _task_row(t: Task) -> TaskRow:
     """A recorded task as plain data; a copy's direction (its detail "kind") is "direction"."""
     detail = {("direction" if k == "kind" else k): v for k, v in t.detail.items()}
     return {**detail, "seq": t.seq, "stream": t.stream, "kind": t.kind, "nbytes": t.nbytes,

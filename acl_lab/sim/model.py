@@ -26,6 +26,7 @@ import numpy as np
 from .. import constants as C
 from .. import om
 from ..i18n import _
+from ..snapshot_schema import OfflineModelRow
 from .memory import Allocation
 from .simerror import SimError
 from .streams import Stream, Task
@@ -425,7 +426,7 @@ class Models:
                     detail={"offline_model": lm.id, "execution": lm.executions + 1})
 
     # ----- plain data ------------------------------------------------------------------------
-    def snapshot(self) -> list[dict]:
+    def snapshot(self) -> list[OfflineModelRow]:
         return [{"model_id": lm.id, "device": lm.device, "soc_version": lm.om.soc_version,
                  "memory": {2: "acl", 1: "mixed", 0: "app"}[len(lm.acl_parts)],
                  "work_ptr": lm.work.ptr, "work_size": lm.om.work_size,

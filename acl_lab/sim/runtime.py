@@ -13,6 +13,7 @@ from .. import constants as C, threads
 from .capture import CaptureManager
 from ..i18n import _
 from ..memory_rules import c_name
+from ..snapshot_schema import AllocationRow, PoolRow, Snapshot
 from .memory import Allocation, Memory
 from .model import Models
 from .callbacks import Callbacks
@@ -562,8 +563,8 @@ class Runtime:
         self.sched.wait_stream(stream)
 
     # ----- plain-data view -----------------------------------------------------------------
-    def snapshot(self) -> dict:
-        mem = self.memory
+    def snapshot(self) -> Snapshot:
+        allocations, pools, touched = _memory_rows(self.memory, self.devices)
         return {
             "backend": "sim",
             "profile": self.profile.name,
@@ -576,33 +577,32 @@ class Runtime:
             "contexts": [{"handle": c.handle, "device": c.device, "default": c.default,
                           "streams": sorted(c.streams), "events": sorted(c.events)}
                          for c in self.contexts.values()],
-            "streams": [{"handle": s.handle, "device": s.device, "context": s.ctx,
-                         "issued": s.issued, "executed": s.executed,
-                         "pending": len(s.pending), "t_end_us": s.t_end}
-                        for s in self.streams.values()],
-            "events": [{"handle": e.handle, "device": e.device,
-                        "stream": e.stream.handle if e.stream else None,
-                        "recorded_at_us": e.ts_us} for e in self.events.values()],
-            "allocations": [{"ptr": a.ptr, "size": a.size, "footprint": a.footprint,
-                             "api": a.api, "location": a.location, "device": a.device,
-                             "pool": a.pool.label if a.pool else "pageable",
-                             "pinned": a.pinned}
-                            for a in sorted(mem.allocs.values(), key=lambda a: a.ptr)],
-            "pools": [{"label": p.label, "device": p.device, "kind": p.spec.kind,
-                       "page": p.spec.page, "p2p": p.spec.p2p, "base": p.base,
-                       "total": p.spec.size, "used": p.blocks.used,
-                       "largest_free": p.blocks.largest_free}
-                      for p in mem.all_pools()
-                      if p.device is None or p.device in self.devices or p.blocks.used],
-            "touched_bytes": mem.touched_bytes(),
+            "streams": [s.row() for s in self.streams.values()],
+            "events": [e.row() for e in self.events.values()],
+            "allocations": allocations,
+            "pools": pools,
+            "touched_bytes": touched,
             "models": self.capture.snapshot(),
             "offline_models": self.models.snapshot(),
-            "timeline": [{"stream": t.stream, "kind": t.kind, "start_us": t.start_us,
-                          "end_us": t.end_us, "nbytes": t.nbytes,
-                          "model": t.detail.get("model"), "event": t.detail.get("event")}
-                         for t in self.sched.timeline],
+            "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
         }
+
+
+def _memory_rows(mem: Memory, devices) -> tuple[list[AllocationRow], list[PoolRow], int]:
+    """The memory part of the snapshot: live allocations by address, the pools of open
+    devices (and of the host, and any still holding memory), the bytes that hold data."""
+    allocations: list[AllocationRow] = [
+        {"ptr": a.ptr, "size": a.size, "footprint": a.footprint, "api": a.api,
+         "location": a.location, "device": a.device,
+         "pool": a.pool.label if a.pool else "pageable", "pinned": a.pinned}
+        for a in sorted(mem.allocs.values(), key=lambda a: a.ptr)]
+    pools: list[PoolRow] = [
+        {"label": p.label, "device": p.device, "kind": p.spec.kind, "page": p.spec.page,
+         "p2p": p.spec.p2p, "base": p.base, "total": p.spec.size, "used": p.blocks.used,
+         "largest_free": p.blocks.largest_free}
+        for p in mem.all_pools() if p.device is None or p.device in devices or p.blocks.used]
+    return allocations, pools, mem.touched_bytes()
 
 
 def _not_set(call: str, device: int) -> str:

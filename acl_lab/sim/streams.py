@@ -11,6 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..snapshot_schema import EventRow, StreamRow, TimelineRow
+
 TIMELINE_LIMIT = 20_000
 
 
@@ -27,6 +29,11 @@ class Task:
     end_us: float = 0.0
     wait_for: tuple | None = None     # (Stream, seq, end_us) of the task that must run first
     uses: tuple = ()                  # Allocations the task reads or writes
+
+    def timeline_row(self) -> TimelineRow:
+        return {"stream": self.stream, "kind": self.kind, "start_us": self.start_us,
+                "end_us": self.end_us, "nbytes": self.nbytes, "model": self.detail.get("model"),
+                "event": self.detail.get("event")}
 
 
 class Stream:
@@ -46,6 +53,11 @@ class Stream:
     def __repr__(self) -> str:
         return f"Stream(0x{self.handle:x}{', default' if self.default else ''})"
 
+    def row(self) -> StreamRow:
+        return {"handle": self.handle, "device": self.device, "context": self.ctx,
+                "issued": self.issued, "executed": self.executed, "pending": len(self.pending),
+                "t_end_us": self.t_end}
+
 
 class Event:
     """``flags`` as created (None: aclrtCreateEvent's default event); ``ex``: created by
@@ -61,6 +73,11 @@ class Event:
         self.recorded = False                # ever recorded on a stream (Event::HasRecord)
         self.seq = 0                         # position of the record task on that stream
         self.ts_us: float | None = None      # modeled time the stream reaches the record
+
+    def row(self) -> EventRow:
+        return {"handle": self.handle, "device": self.device,
+                "stream": self.stream.handle if self.stream else None,
+                "recorded_at_us": self.ts_us}
 
 
 class Scheduler:

@@ -28,7 +28,6 @@ import re
 import numpy as np
 import pytest
 
-import acl_lab
 from acl_lab import constants as C
 from acl_lab.sim.profiles import get_profile
 
@@ -38,10 +37,9 @@ H2D, D2H, D2D = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST, \
 
 
 @pytest.fixture
-def acl():
-    acl_lab.reset("910b")
-    yield acl_lab.load(profile="910b")
-    acl_lab.reset()
+def acl(bare_acl):
+    """The examples begin from nothing: they call aclInit and aclrtSetDevice themselves."""
+    return bare_acl
 
 
 def check(ret, call: str) -> None:
