@@ -6,7 +6,7 @@ hicann/runtime's rt_error_codes.h.
 """
 
 from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
-from acl_lab.i18n import _
+from acl_lab.i18n import _, join_sentences
 
 _SUPPORT = "Application code cannot fix this: collect the logs and contact Huawei support."
 _PERSISTS = "If it keeps happening, collect the logs and contact Huawei support."
@@ -677,7 +677,7 @@ def _meaning(code: int) -> str:
     parts = [_(head)] + ([_(causes)] if causes else [])
     if remedy:       # after the usual causes, the remedy applies only if none of them fits
         parts.append(_(_IF_NONE[remedy] if causes else remedy))
-    return " ".join(parts)
+    return join_sentences(parts)
 
 
 def message_ids() -> set[str]:

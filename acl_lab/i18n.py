@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -47,6 +48,25 @@ def get_language() -> str:
 def _(message: str) -> str:
     """``message`` in the current language (itself when no translation exists)."""
     return _state["catalog"].gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` as a message id where it is defined (a table of labels, made at
+    import); ``_()`` translates it where it is shown, in the language of that moment."""
+    return message
+
+
+#: Text ending in Chinese (or full-width punctuation) needs no space before what follows.
+_WIDE_END = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]$")
+
+
+def join_sentences(parts) -> str:
+    """Sentences as one text: a space after an English one, none after a Chinese one
+    (Chinese text runs on without spaces after "。")."""
+    text = ""
+    for part in parts:
+        text += part if not text or _WIDE_END.search(text) else " " + part
+    return text
 
 
 def _from_environment() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import acl_lab
 from acl_lab import errors, exercises, i18n
-from acl_lab.constants import ACL_ERROR_RT_PARAM_INVALID
+from acl_lab.constants import ACL_ERROR_RT_INTERNAL_ERROR, ACL_ERROR_RT_PARAM_INVALID
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -38,12 +38,13 @@ def _fields(text: str) -> set[str]:
 
 
 def literal_message_ids() -> set[str]:
-    """The string literal of every ``_("...")`` call in the package, found by ``ast``."""
+    """The string literal of every ``_("...")`` and ``N_("...")`` (an id marked where a table
+    defines it, translated where shown) call in the package, found by ``ast``."""
     ids = set()
     for path in (ROOT / "acl_lab").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "_" and node.args
+                    and node.func.id in ("_", "N_") and node.args
                     and isinstance(node.args[0], ast.Constant)
                     and isinstance(node.args[0].value, str)):
                 ids.add(node.args[0].value)
@@ -141,3 +142,24 @@ def test_a_double_free_is_explained_in_the_learners_language():
     assert f"aclrtFree：0x{ptr:x} 已经释放过了" in chinese_text
     assert f"aclrtFree: 0x{ptr:x} was already released (" in english_text
     assert "Free each block exactly once" in english_text
+
+
+def test_chinese_explanations_run_on_without_spaces_between_sentences():
+    """An explanation's parts (meaning, usual cause, remedy) join with a space in English and
+    directly in Chinese ("。应用代码中的常见原因…")."""
+    code = ACL_ERROR_RT_INTERNAL_ERROR
+    assert "in the runtime. Usual cause in application code: " in acl_lab.explain(code)
+    acl_lab.set_language("zh_CN")
+    try:
+        assert "Runtime内部错误。应用代码中的常见原因：" in acl_lab.explain(code)
+        spaced = [c for c in errors.ERROR_NAMES if "。 " in acl_lab.explain(c)]
+    finally:
+        acl_lab.set_language("en")
+    assert spaced == []
+
+
+def test_join_sentences_spaces_english_only():
+    assert i18n.join_sentences(["One.", "Two."]) == "One. Two."
+    assert i18n.join_sentences(["第一句。", "第二句。"]) == "第一句。第二句。"
+    assert i18n.join_sentences(["第一句。", "Then English."]) == "第一句。Then English."
+    assert i18n.join_sentences([]) == ""
