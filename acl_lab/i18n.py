@@ -50,6 +50,12 @@ def _(message: str) -> str:
     return _state["catalog"].gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where the same English means different things
+    (the "free" button frees; a "free" block is unused): ``context`` tells them apart."""
+    return _state["catalog"].pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` as a message id where it is defined (a table of labels, made at
     import); ``_()`` translates it where it is shown, in the language of that moment."""
@@ -67,6 +73,11 @@ def join_sentences(parts) -> str:
     for part in parts:
         text += part if not text or _WIDE_END.search(text) else " " + part
     return text
+
+
+def join_list(items) -> str:
+    """Items of a list in running text: "a, b" in English, "a，b" in Chinese."""
+    return pgettext("list separator", ", ").join(items)
 
 
 def _from_environment() -> None:

@@ -38,16 +38,19 @@ def _fields(text: str) -> set[str]:
 
 
 def literal_message_ids() -> set[str]:
-    """The string literal of every ``_("...")`` and ``N_("...")`` (an id marked where a table
-    defines it, translated where shown) call in the package, found by ``ast``."""
+    """The string literal of every ``_("...")``, ``N_("...")`` (an id marked where a table
+    defines it, translated where shown) and ``pgettext("context", "...")`` call in the
+    package, found by ``ast``."""
     ids = set()
     for path in (ROOT / "acl_lab").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "N_") and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                ids.add(node.args[0].value)
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            at = {"_": 0, "N_": 0, "pgettext": 1}.get(node.func.id)
+            if (at is not None and len(node.args) > at
+                    and isinstance(node.args[at], ast.Constant)
+                    and isinstance(node.args[at].value, str)):
+                ids.add(node.args[at].value)
     return ids
 
 
@@ -72,7 +75,9 @@ def test_every_message_has_a_chinese_translation_with_the_same_placeholders():
     assert not missing, f"{len(missing)} untranslated, e.g. {missing[:3]}"
     for msgid, text in catalog.items():
         assert _fields(text) == _fields(msgid), msgid
-        assert re.search(r"[\u4e00-\u9fff]", text), f"not Chinese: {text!r}"
+        # Chinese words, or Chinese punctuation around placeholders ("{note}：{text}")
+        assert re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", text), \
+            f"not Chinese: {text!r}"
 
 
 def test_names_and_codes_stay_untranslated(chinese):
