@@ -11,6 +11,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import unicodedata
 import warnings
 from pathlib import Path
 
@@ -73,6 +74,17 @@ def join_sentences(parts) -> str:
     for part in parts:
         text += part if not text or _WIDE_END.search(text) else " " + part
     return text
+
+
+def wide_count(text: str) -> int:
+    """How many characters of ``text`` are drawn wide (CJK, full-width forms): about an em
+    in a picture, two columns in a terminal."""
+    return 0 if text.isascii() else sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes (a Chinese character takes two)."""
+    return len(text) + wide_count(text)
 
 
 def join_list(items) -> str:

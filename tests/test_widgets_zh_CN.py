@@ -11,7 +11,8 @@ import acl_lab
 from acl_lab import constants as C
 from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
-from acl_lab.widgets._svg import FONT, FONT_CJK, wide_count
+from acl_lab.i18n import columns
+from acl_lab.widgets._svg import FONT, FONT_CJK
 from simhelpers import fresh, write
 from test_widgets import _overflow
 
@@ -77,7 +78,7 @@ def assert_chinese(view, *expected: str) -> None:
         if isinstance(view, CaptureGraph) else ()
     assert english_words(texts, fields) == set(), joined
     assert 'font-family="' + FONT_CJK in view.svg()
-    assert len(repr(view)) + wide_count(repr(view)) <= 110           # columns
+    assert columns(repr(view)) <= 110
     assert _overflow(view.svg()) == []                               # nothing clipped
 
 
@@ -212,4 +213,4 @@ def test_a_chinese_repr_is_cut_by_columns():
     from acl_lab.widgets._base import clip
     assert clip("x" * 110) == "x" * 110 and clip("x" * 111) == "x" * 109 + "…"
     cut = clip("中" * 60)
-    assert cut == "中" * 54 + "…" and len(cut) + wide_count(cut) <= 110
+    assert cut == "中" * 54 + "…" and columns(cut) <= 110

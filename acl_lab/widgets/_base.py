@@ -18,8 +18,7 @@ from html import escape
 
 import acl_lab
 
-from ..i18n import N_, _
-from ._svg import wide_count
+from ..i18n import N_, _, columns
 
 TEXT_LIMIT = 110
 GONE = N_("shown as last seen")     # translated where shown: _(GONE)
@@ -28,12 +27,12 @@ GONE = N_("shown as last seen")     # translated where shown: _(GONE)
 def clip(text: str, limit: int = TEXT_LIMIT) -> str:
     """``text`` in at most ``limit`` columns, a Chinese character taking two; cut text ends
     in "…"."""
-    if len(text) + wide_count(text) <= limit:
+    if columns(text) <= limit:
         return text
-    out, columns = [], 1                     # the "…" takes one
+    out, used = [], 1                        # the "…" takes one
     for char in text:
-        columns += 1 + wide_count(char)
-        if columns > limit:
+        used += columns(char)
+        if used > limit:
             break
         out.append(char)
     return "".join(out) + "…"

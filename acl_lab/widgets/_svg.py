@@ -9,10 +9,9 @@ the same state always gives the same text (nbval compares it). Hover details are
 from __future__ import annotations
 
 import re
-import unicodedata
 from html import escape
 
-from ..i18n import N_
+from ..i18n import N_, wide_count
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: for pictures with Chinese text: the Latin fonts first (digits and names look the same as
@@ -53,12 +52,6 @@ def num(v: float) -> str:
     """A coordinate with at most one decimal: short, and the same on every machine."""
     text = f"{v:.1f}"
     return text[:-2] if text.endswith(".0") else text
-
-
-def wide_count(text: str) -> int:
-    """How many characters of ``text`` are drawn wide (CJK, full-width forms): about an em,
-    two columns of a terminal."""
-    return 0 if text.isascii() else sum(unicodedata.east_asian_width(c) in "WF" for c in text)
 
 
 def text_width(text: str, size: float) -> float:
