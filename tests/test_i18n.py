@@ -168,3 +168,25 @@ def test_join_sentences_spaces_english_only():
     assert i18n.join_sentences(["第一句。", "第二句。"]) == "第一句。第二句。"
     assert i18n.join_sentences(["第一句。", "Then English."]) == "第一句。Then English."
     assert i18n.join_sentences([]) == ""
+
+
+def test_pool_refusals_and_injected_faults_speak_the_learners_language():
+    from acl_lab.pool import MemoryPool
+
+    acl_lab.reset()
+    acl = acl_lab.load()
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    pool = MemoryPool(acl, 4096)
+    acl_lab.set_language("zh_CN")
+    try:
+        with pytest.raises(errors.AclLabError, match="4096 B 中只有 4096 B 空闲。请释放"):
+            pool.alloc(5000)
+        assert "0 个内存块" in repr(pool)
+        fault = acl_lab.inject("rt.malloc", code=207001)
+        assert repr(fault).startswith("<注入的故障：rt.malloc 以 ACL_ERROR_RT_MEMORY_ALLOCATION")
+        assert acl.rt.malloc(64, 0)[1] == 207001
+        assert acl.get_recent_err_msg().startswith("rt.malloc：注入的故障。")
+    finally:
+        acl_lab.set_language("en")
+        pool.close(force=True)
+        acl_lab.reset()
