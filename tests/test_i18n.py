@@ -190,3 +190,20 @@ def test_pool_refusals_and_injected_faults_speak_the_learners_language():
         acl_lab.set_language("en")
         pool.close(force=True)
         acl_lab.reset()
+
+
+def test_exercise_feedback_speaks_the_learners_language(chinese):
+    """Not only the title and hint: the check's own "not yet" and "passed" texts too."""
+    acl_lab.reset()
+    acl = acl_lab.load()
+    try:
+        assert acl.init() == 0
+        count, _ = acl.rt.get_device_count()
+        assert "这是整个 (count, ret) 元组；请解包" in repr(
+            exercises.check("00.1", acl, acl.rt.get_device_count()))
+        assert repr(exercises.check("00.1", acl, count)).endswith(
+            f"这台机器有 {count} 个Device，编号从 0 到 {count - 1}。")
+        assert "ptr 应该是 int，而不是 str（'x'）。before = " in repr(
+            exercises.check("04.2", "x", 0))          # then the hint
+    finally:
+        acl_lab.reset()
