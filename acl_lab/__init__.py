@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import constants, wasm
 from .errors import AclLabError, SimulatorLimit, explain
 from .faults import FAULTS as inject
-from .i18n import get_language, set_language
+from .i18n import _, get_language, set_language
 from .threads import run_in_thread
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
@@ -95,5 +95,6 @@ def _with_open_captures(message: str | None) -> str | None:
     if not message or not capturing:
         return message
     streams = ", ".join(f"0x{s:x}" for s in capturing)
-    return (f"{message} (Stream {streams} is still capturing: acl.mdl.ri_capture_end(stream) "
-            f"ends the capture before you run the cell again.)")
+    return _("{message} (Stream {streams} is still capturing: acl.mdl.ri_capture_end(stream) "
+             "ends the capture before you run the cell again.)").format(message=message,
+                                                                      streams=streams)

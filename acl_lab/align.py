@@ -3,6 +3,7 @@
 One definition serves the simulator's allocators and the user-level MemoryPool, so the
 rule a learner reads in the seed text is computed in exactly one place.
 """
+from .i18n import _
 
 #: Extra bytes aclrtMalloc adds after rounding (the runtime's default "padding_size").
 MALLOC_PADDING = 32
@@ -18,9 +19,9 @@ def align_up(length: int, k: int) -> int:
     Defined for ``length >= 0`` (0 stays 0); ``k`` must be positive.
     """
     if k <= 0:
-        raise ValueError(f"alignment must be positive, got {k}")
+        raise ValueError(_("alignment must be positive, got {k}").format(k=k))
     if length < 0:
-        raise ValueError(f"length must not be negative, got {length}")
+        raise ValueError(_("length must not be negative, got {length}").format(length=length))
     return -(-length // k) * k
 
 

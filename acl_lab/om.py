@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import constants as C
+from .i18n import _
 
 MAGIC = b"ACLLABOM"
 VERSION = 1
@@ -82,15 +83,16 @@ class NotAnOm(ValueError):
 def parse(data: bytes) -> OfflineModel:
     """The model in ``data``; NotAnOm if the bytes are not an .om this version wrote."""
     if not data.startswith(MAGIC):
-        raise NotAnOm("the data does not start with the .om magic number (is it an ONNX "
-                      "file? convert it with `acl-lab atc` first)")
+        raise NotAnOm(_("the data does not start with the .om magic number (is it an ONNX "
+                        "file? convert it with `acl-lab atc` first)"))
     if len(data) < _PREFIX.size:
-        raise NotAnOm(f"the data is {len(data)} B, smaller than an .om header "
-                      f"({_PREFIX.size} B)")
-    _, version, hlen = _PREFIX.unpack_from(data)
+        raise NotAnOm(_("the data is {size} B, smaller than an .om header ({header} B)").format(
+            size=len(data), header=_PREFIX.size))
+    _magic, version, hlen = _PREFIX.unpack_from(data)
     if version != VERSION or _PREFIX.size + hlen > len(data):
-        raise NotAnOm(f"header length {hlen} / format version {version} do not match the "
-                      f"{len(data)} B of data (truncated or from another version)")
+        raise NotAnOm(_("header length {length} / format version {version} do not match the "
+                        "{size} B of data (truncated or from another version)").format(
+            length=hlen, version=version, size=len(data)))
     try:
         h = json.loads(data[_PREFIX.size:_PREFIX.size + hlen])
 
@@ -101,7 +103,7 @@ def parse(data: bytes) -> OfflineModel:
                             h["work_size"], h["weight_size"], data[_PREFIX.size + hlen:],
                             h["nodes"])
     except (ValueError, KeyError, TypeError) as e:
-        raise NotAnOm(f"the header is damaged ({e})") from None
+        raise NotAnOm(_("the header is damaged ({error})").format(error=e)) from None
 
 
 def read(path) -> OfflineModel:

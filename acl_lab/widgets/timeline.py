@@ -35,7 +35,7 @@ class TimelineModel:
 
     def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
         if last < 1:
-            raise ValueError(f"last must be at least 1 task, not {last}")
+            raise ValueError(_("last must be at least 1 task, not {last}").format(last=last))
         self.since_us, self.last = since_us, last
         self.tasks: list[dict] = []
         self.host: list[tuple[float, float, str]] = []   # (start_us, end_us, kind), from the trace
