@@ -97,4 +97,4 @@ def _with_open_captures(message: str | None) -> str | None:
     streams = ", ".join(f"0x{s:x}" for s in capturing)
     return _("{message} (Stream {streams} is still capturing: acl.mdl.ri_capture_end(stream) "
              "ends the capture before you run the cell again.)").format(message=message,
-                                                                      streams=streams)
+                                                                        streams=streams)

@@ -1,7 +1,7 @@
 """ALIGN_UP and the segment-size rules that both ACL and secondary allocation follow.
 
 One definition serves the simulator's allocators and the user-level MemoryPool, so the
-rule a learner reads in the seed text is computed in exactly one place.
+rule a learner reads (docs/rules.md#rule-10) is computed in exactly one place.
 """
 from .i18n import _
 
@@ -14,15 +14,15 @@ DVPP_ALIGN = 128
 
 
 def align_up(length: int, k: int) -> int:
-    """Round ``length`` up to a multiple of ``k``: the seed's ALIGN_UP[len, k] = ((len-1)/k+1)*k.
+    """Round ``length`` up to a multiple of ``k``: ALIGN_UP[len, k] = ((len-1)/k+1)*k (rule 10).
 
     Defined for ``length >= 0`` (0 stays 0); ``k`` must be positive.
     """
+    if k > 0 and length >= 0:
+        return -(-length // k) * k
     if k <= 0:
         raise ValueError(_("alignment must be positive, got {k}").format(k=k))
-    if length < 0:
-        raise ValueError(_("length must not be negative, got {length}").format(length=length))
-    return -(-length // k) * k
+    raise ValueError(_("length must not be negative, got {length}").format(length=length))
 
 
 def malloc_footprint(size: int) -> int:

@@ -17,8 +17,9 @@ import sys
 from pathlib import Path
 
 from . import constants as C
+from .align import align_up
 from .i18n import _
-from .om import ACL_DTYPE, OfflineModel, TensorDesc, align
+from .om import ACL_DTYPE, MEM_ALIGN, OfflineModel, TensorDesc
 
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 SOC_VERSION = re.compile(r"^Ascend(310|310B[1-4]|310P[1-7]|910|910[AB]|910B[1-4]|910_93\d*)$")
@@ -167,8 +168,8 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                 for i in inferred.graph.input if i.name not in weights)
     out_dtype = OUTPUT_TYPES.get(args.output_type)
     outs = tuple(desc(o, out_dtype) for o in inferred.graph.output)
-    features = sum(align(desc(v).size) for v in inferred.graph.value_info)
-    weight = sum(align(_nbytes(t)) for t in graph.initializer)
+    features = sum(align_up(desc(v).size, MEM_ALIGN) for v in inferred.graph.value_info)
+    weight = sum(align_up(_nbytes(t), MEM_ALIGN) for t in graph.initializer)
     return OfflineModel(args.soc_version, ins, outs, max(features, 512), weight,
                         inferred.SerializeToString(), len(graph.node))
 

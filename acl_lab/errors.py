@@ -5,6 +5,8 @@ page, reworded; codes that page leaves out are explained from the comments of
 hicann/runtime's rt_error_codes.h.
 """
 
+import operator
+
 from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
 from acl_lab.i18n import _, join_sentences
 
@@ -693,6 +695,27 @@ def explain(code: int) -> str:
     return f"{ERROR_NAMES[code]} ({code}): {_meaning(code)}"
 
 
+class Refusal(Exception):
+    """A call broke an ACL rule and is refused before anything changed: ``code`` is the ACL
+    return code the call gives, ``message`` what acl.get_recent_err_msg() then says (which
+    rule, which pointer, what to do instead). The simulator (as SimError) and the
+    real-hardware guard both refuse with it."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def as_int(call: str, name: str, value) -> int:
+    """An int argument as pyACL's C argument parsing takes it: any object with __index__,
+    else TypeError naming the call and the argument."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(_("{call}: {name} must be an int, not {type}").format(
+            call=call, name=name, type=type(value).__name__)) from None
+
+
 class AclLabError(Exception):
     """A failed ACL call: `code` (int), its C `name` and a `message`."""
 
@@ -712,9 +735,3 @@ class SimulatorLimit(AclLabError):
 
     def __init__(self, message: str):
         super().__init__(ACL_ERROR_BAD_ALLOC, message)
-
-
-def check(ret: int, message: str | None = None) -> None:
-    """Return None when `ret` is 0 (ACL_SUCCESS); otherwise raise AclLabError(ret, message)."""
-    if ret != 0:
-        raise AclLabError(ret, message)

@@ -4,10 +4,13 @@ direction two pointers make. One table each, so both backends judge misuse alike
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from . import constants as C
+from .align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
 from .i18n import _
 
 H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
@@ -18,16 +21,42 @@ ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D)
 #: (source location, destination location) -> the copy's real direction
 DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
              ("device", "host"): D2H, ("device", "device"): D2D}
-#: allocator -> the one call that frees it (the seeds' pairing rules)
-FREED_BY = {"malloc": "free", "malloc_align32": "free", "malloc_cached": "free",
-            "dvpp_malloc": "dvpp_free", "malloc_host": "free_host",
-            "model_work": "unload", "model_weight": "unload"}
-_C_NAMES = {"malloc": "aclrtMalloc", "malloc_align32": "aclrtMallocAlign32",
-            "malloc_cached": "aclrtMallocCached", "dvpp_malloc": "acldvppMalloc",
-            "malloc_host": "aclrtMallocHost", "numpy": "acl.util.numpy_to_ptr",
-            "bytes": "acl.util.bytes_to_ptr", "free": "aclrtFree", "free_host": "aclrtFreeHost",
-            "dvpp_free": "acldvppFree", "model_work": "aclmdlLoadFromFile (model work memory)",
-            "model_weight": "aclmdlLoadFromFile (model weight memory)", "unload": "aclmdlUnload"}
+
+
+@dataclass(frozen=True)
+class AllocatorRule:
+    """One way ACL hands out memory: its C name, the bytes it takes for ``size`` (None:
+    Python's own buffer, registered as it is), the alignment of its starts, where its blocks
+    live, and the one call that frees them (the seeds' pairing rules; None: nothing may)."""
+    c_name: str
+    footprint: Callable[[int], int] | None
+    align: int
+    location: str
+    freed_by: str | None
+
+
+ALLOCATORS = {
+    "malloc": AllocatorRule("aclrtMalloc", malloc_footprint, RUNTIME_ALIGN, "device", "free"),
+    "malloc_align32": AllocatorRule("aclrtMallocAlign32", align32_footprint, RUNTIME_ALIGN,
+                                    "device", "free"),
+    "malloc_cached": AllocatorRule("aclrtMallocCached", malloc_footprint, RUNTIME_ALIGN,
+                                   "device", "free"),
+    "dvpp_malloc": AllocatorRule("acldvppMalloc", malloc_footprint, DVPP_ALIGN, "device",
+                                 "dvpp_free"),
+    "malloc_host": AllocatorRule("aclrtMallocHost", align32_footprint, RUNTIME_ALIGN, "host",
+                                 "free_host"),
+    "model_work": AllocatorRule("aclmdlLoadFromFile (model work memory)", malloc_footprint,
+                                RUNTIME_ALIGN, "device", "unload"),
+    "model_weight": AllocatorRule("aclmdlLoadFromFile (model weight memory)", malloc_footprint,
+                                  RUNTIME_ALIGN, "device", "unload"),
+    "numpy": AllocatorRule("acl.util.numpy_to_ptr", None, RUNTIME_ALIGN, "host", None),
+    "bytes": AllocatorRule("acl.util.bytes_to_ptr", None, RUNTIME_ALIGN, "host", None),
+}
+#: allocator -> the one call that frees it (docs/rules.md#rule-1 and #rule-2)
+FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
+_C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
+            "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
+            "unload": "aclmdlUnload"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
 NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
 
@@ -143,10 +172,17 @@ def kind_refusal(call: str, kind: int, dst, src) -> str | None:
     actual = DIRECTION[(src.location, dst.location)]
     if (H2D if kind == BUF_H2D else kind) in (DEFAULT, actual):
         return None
-    return (f"{call}: kind {kind_name(kind)} does not match the pointers: the source is "
-            f"{src.location} memory ({src.describe()}) and the destination is {dst.location} "
-            f"memory ({dst.describe()}), so this is {kind_name(actual)}. Pass "
-            f"{kind_name(actual)} (or ACL_MEMCPY_DEFAULT).")
+    return _("{call}: kind {kind} does not match the pointers: the source is {src_memory} "
+             "({src}) and the destination is {dst_memory} ({dst}), so this is {actual}. Pass "
+             "{actual} (or ACL_MEMCPY_DEFAULT).").format(
+                 call=call, kind=kind_name(kind), src_memory=_memory_word(src.location),
+                 src=src.describe(), dst_memory=_memory_word(dst.location), dst=dst.describe(),
+                 actual=kind_name(actual))
+
+
+def _memory_word(location: str) -> str:
+    """"host memory" / "device memory" in the learner's language."""
+    return _("device memory") if location == "device" else _("host memory")
 
 
 def _refcount(holder, attr: str) -> int:

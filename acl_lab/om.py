@@ -34,10 +34,6 @@ NUMPY_DTYPE = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: n
                C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
 
 
-def align(n: int) -> int:
-    return -(-n // MEM_ALIGN) * MEM_ALIGN
-
-
 @dataclass(frozen=True)
 class TensorDesc:
     """One model input or output as aclmdlDesc describes it."""
@@ -92,7 +88,7 @@ def parse(data: bytes) -> OfflineModel:
     if version != VERSION or _PREFIX.size + hlen > len(data):
         raise NotAnOm(_("header length {length} / format version {version} do not match the "
                         "{size} B of data (truncated or from another version)").format(
-            length=hlen, version=version, size=len(data)))
+                            length=hlen, version=version, size=len(data)))
     try:
         h = json.loads(data[_PREFIX.size:_PREFIX.size + hlen])
 
@@ -103,7 +99,7 @@ def parse(data: bytes) -> OfflineModel:
                             h["work_size"], h["weight_size"], data[_PREFIX.size + hlen:],
                             h["nodes"])
     except (ValueError, KeyError, TypeError) as e:
-        raise NotAnOm(_("the header is damaged ({error})").format(error=e)) from None
+        raise NotAnOm(_("the header is damaged ({reason})").format(reason=e)) from None
 
 
 def read(path) -> OfflineModel:

@@ -1,7 +1,7 @@
-"""Secondary allocation: one large block from ACL, cut into segments by the seed's rules.
+"""Secondary allocation: one large block from ACL, cut into segments by rule 10.
 
-The seed on secondary allocation (内存二次分配管理) says: when you take one big block and
-divide it yourself, every segment of ``len`` bytes must
+Rule 10 (docs/rules.md#rule-10, from the CANN page 内存二次分配管理): when you take one
+big block and divide it yourself, every segment of ``len`` bytes must
 
 * occupy m = ALIGN_UP(len, 32) + 32 bytes, and
 * start on a 64-byte boundary (the runtime rule), or a 128-byte boundary when media
@@ -18,11 +18,11 @@ the segment that caused it instead of silently corrupting its neighbour.
     pool.free(a)
     pool.close()
 
-Which allocator backs the pool changes the numbers, as the seed explains:
+Which allocator backs the pool changes the numbers, as that page explains:
 
 * aclrtMalloc adds its own 32 bytes after rounding, so a pool of ``size`` bytes costs the
   device ALIGN_UP(size,32)+32 (``pool.footprint``) and those extra bytes stay unusable;
-  aclrtMallocAlign32 only rounds, which is why the seed recommends it for pools.
+  aclrtMallocAlign32 only rounds, which is why the page recommends it for pools.
 * acldvppMalloc starts 128-byte aligned and also adds 32; the dvpp rule needs that start.
   Over 64-byte aligned memory (aclrtMalloc) a dvpp-rule pool may lose up to 64 bytes in
   front of its first segment.
@@ -32,18 +32,17 @@ Bytes lost that way show as an alignment "gap" in ``blocks()``.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from . import constants as C
-from .align import (DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint,
-                    segment_size)
-from .errors import AclLabError
+from .align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
+from .errors import AclLabError, as_int
 from .freelist import FreeList
 from .i18n import _, pgettext
+from .memory_rules import ALLOCATORS as RULES_OF
 
 #: Start alignment of a segment, per rule.
 RULES = {"runtime": RUNTIME_ALIGN, "dvpp": DVPP_ALIGN}
@@ -57,36 +56,40 @@ STAGING_BYTES = 64 * 1024
 
 @dataclass(frozen=True)
 class Allocator:
-    """How a pool takes and gives back its one big block, and what that block costs.
+    """How a pool takes and gives back its one big block, and what that block costs: the
+    ACL allocator's rule (memory_rules.ALLOCATORS) and the two pyACL calls.
 
     ``footprint(size)`` is what the allocator takes from the device for ``size`` bytes;
     the pool may use only ``size`` of them (the rest is the runtime's own padding).
     """
 
-    c_name: str
-    footprint: Callable[[int], int]
+    api: str             # memory_rules.ALLOCATORS key
     alloc: Callable      # (acl, size, policy) -> (ptr, ret)
     free: Callable       # (acl, ptr) -> ret
+
+    @property
+    def c_name(self) -> str:
+        return RULES_OF[self.api].c_name
+
+    def footprint(self, size: int) -> int:
+        return RULES_OF[self.api].footprint(size)
 
 
 ALLOCATORS = {
     # aclrtMalloc adds its own 32 bytes after rounding: the block costs ALIGN_UP(size,32)+32
     # although the pool may only use ``size`` of it.
-    "malloc": Allocator("aclrtMalloc", malloc_footprint,
-                        lambda acl, size, policy: acl.rt.malloc(size, policy),
+    "malloc": Allocator("malloc", lambda acl, size, policy: acl.rt.malloc(size, policy),
                         lambda acl, ptr: acl.rt.free(ptr)),
-    # What the seed recommends for pools: only rounds to 32, no extra padding.
-    "malloc_align32": Allocator("aclrtMallocAlign32", align32_footprint,
+    # What docs/rules.md#rule-10 recommends for pools: only rounds to 32, no extra padding.
+    "malloc_align32": Allocator("malloc_align32",
                                 lambda acl, size, policy: acl.rt.malloc_align32(size, policy),
                                 lambda acl, ptr: acl.rt.free(ptr)),
     # Media-processing memory: 128-byte aligned start, ALIGN_UP(size,32)+32 taken.
-    "dvpp_malloc": Allocator("acldvppMalloc", malloc_footprint,
-                             lambda acl, size, policy: acl.media.dvpp_malloc(size),
+    "dvpp_malloc": Allocator("dvpp_malloc", lambda acl, size, policy: acl.media.dvpp_malloc(size),
                              lambda acl, ptr: acl.media.dvpp_free(ptr)),
     # Pinned host memory (64-byte aligned) in ACL_HOST mode; in ACL_DEVICE mode it is
     # device memory with no alignment promise, so the first segment may start further in.
-    "malloc_host": Allocator("aclrtMallocHost", align32_footprint,
-                             lambda acl, size, policy: acl.rt.malloc_host(size),
+    "malloc_host": Allocator("malloc_host", lambda acl, size, policy: acl.rt.malloc_host(size),
                              lambda acl, ptr: acl.rt.free_host(ptr)),
 }
 _DEFAULT_ALLOCATOR = {"runtime": "malloc_align32", "dvpp": "dvpp_malloc"}
@@ -163,7 +166,7 @@ class MemoryPool:
     acl: the pyACL-shaped object (``acl_lab.load()`` or real pyACL). size: usable bytes.
     rule: "runtime" (segment starts 64-byte aligned) or "dvpp" (128). allocator: "malloc",
     "malloc_align32", "dvpp_malloc" or "malloc_host"; by default malloc_align32 for the
-    runtime rule (the seed's advice: no wasted +32) and dvpp_malloc for the dvpp rule.
+    runtime rule (docs/rules.md#rule-10: no wasted +32) and dvpp_malloc for the dvpp rule.
     policy: the aclrtMemMallocPolicy for malloc / malloc_align32.
 
     The pool writes and reads guard bytes with synchronous memset / memcpy, so allocate
@@ -284,7 +287,7 @@ class MemoryPool:
         self._requested -= seg.length
 
     def _segment_at(self, ptr) -> Segment:
-        ptr = _int("MemoryPool.free", "ptr", ptr)
+        ptr = as_int("MemoryPool.free", "ptr", ptr)
         seg = self._live.get(ptr)
         if seg is not None:
             return seg
@@ -414,16 +417,8 @@ class MemoryPool:
                                                 used=s.used, free=s.free)
 
 
-def _int(call: str, name: str, value) -> int:
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(_("{call}: {name} must be an int, not {type}").format(
-            call=call, name=name, type=type(value).__name__)) from None
-
-
 def _positive(call: str, name: str, value) -> int:
-    v = _int(call, name, value)
+    v = as_int(call, name, value)
     if v <= 0:
         raise AclLabError(C.ACL_ERROR_INVALID_PARAM,
                           _("{call}: {name} is {value}; ask for at least 1 byte.").format(

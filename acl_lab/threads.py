@@ -19,15 +19,23 @@ _state = threading.local()                  # .stack: the simulated threads ente
 _locals: "weakref.WeakSet[Local]" = weakref.WeakSet()
 
 
+_running = [0]      # simulated threads running now, in any real thread
+_real_ident = threading.get_ident
+
+
 def _current_simulated() -> int | None:
-    stack = getattr(_state, "stack", None)
+    if not _running[0]:     # the common case, asked on every API call: no lookup at all
+        return None
+    stack = _state.__dict__.get("stack")
     return stack[-1] if stack else None
 
 
 def get_ident() -> int:
     """threading.get_ident, or the simulated thread's id inside run_in_thread on Pyodide."""
+    if not _running[0]:
+        return _real_ident()
     sim = _current_simulated()
-    return threading.get_ident() if sim is None else sim
+    return _real_ident() if sim is None else sim
 
 
 def is_main() -> bool:
@@ -48,6 +56,13 @@ class Local:
             return self._real.__dict__
         return self._simulated.setdefault(sim, {})
 
+    def get(self, name: str, default=None):
+        """This thread's ``name``, or ``default`` (no AttributeError raised and caught, as
+        ``getattr(local, name, default)`` would on every API call)."""
+        if not _running[0]:
+            return self._real.__dict__.get(name, default)
+        return self._ns().get(name, default)
+
     def __getattr__(self, name):
         try:
             return self._ns()[name]
@@ -62,9 +77,11 @@ def _simulate(fn, args, kwargs):
     ident = next(_SIMULATED_IDS)
     stack = _state.__dict__.setdefault("stack", [])
     stack.append(ident)
+    _running[0] += 1
     try:
         return fn(*args, **kwargs)
     finally:
+        _running[0] -= 1
         stack.pop()
         for local in list(_locals):     # the thread ends: its thread-local state goes
             local._simulated.pop(ident, None)

@@ -10,9 +10,8 @@ import itertools
 import threading
 import types
 from collections import deque
-from dataclasses import dataclass
 from html import escape
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from . import threads
 from .faults import FAULTS
@@ -23,8 +22,8 @@ _SCALARS = (int, float, str, bool, type(None))
 _PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)
 
 
-@dataclass(frozen=True, init=False)
-class Call:
+class Call(NamedTuple):
+    """One recorded call. A tuple, so recording one costs no more than building it."""
     seq: int
     name: str           # e.g. "rt.malloc"
     args: tuple
@@ -35,15 +34,6 @@ class Call:
     task: dict | None = None   # stream work the call issued: stream, kind, start_us, end_us
     injected: bool = False     # acl_lab.inject made it fail; it never ran
 
-    def __init__(self, seq, name, args, result, thread, start_us, end_us, task=None,
-                 injected=False):
-        # Every API call builds one: filling __dict__ directly costs a third of the frozen
-        # dataclass __init__ (one object.__setattr__ per field); the instance stays frozen.
-        d = self.__dict__
-        d["seq"], d["name"], d["args"], d["result"] = seq, name, args, result
-        d["thread"], d["start_us"], d["end_us"], d["task"] = thread, start_us, end_us, task
-        d["injected"] = injected
-
     @property
     def ret(self):
         """The ACL return code, where the call returns one."""
@@ -51,6 +41,9 @@ class Call:
         if isinstance(r, tuple) and r and isinstance(r[-1], int):
             return r[-1]
         return r if isinstance(r, int) and not self.name.startswith("util.") else None
+
+
+_new_call = tuple.__new__   # Call's fields in order, without NamedTuple's keyword handling
 
 
 def _summary(value):
@@ -96,9 +89,8 @@ class Trace:
 
     def wrap(self, name: str, fn: Callable) -> Callable:
         calls, clock, last_task = self.calls, self._clock, self._last_task
-        seq, append_lock = self._seq, self._append_lock
-        get_ident = threads.get_ident
-        faults = FAULTS
+        seq, append_lock, thread_names = self._seq, self._append_lock, self._threads
+        get_ident, faults, plain = threads.get_ident, FAULTS, _PLAIN.issuperset
 
         def traced(*args, **kwargs):
             t0, before = clock(), last_task()
@@ -107,16 +99,18 @@ class Trace:
             else:
                 result, injected = fn(*args, **kwargs), False
             task = last_task()
-            task_info = None if task is before or task is None else {
-                "stream": task.stream, "kind": task.kind,
-                "start_us": task.start_us, "end_us": task.end_us}
             if kwargs:
                 args = args + tuple(kwargs.values())
-            summary = (name, _summary(args), _summary(result),
-                       self._threads.get(get_ident()) or self._thread_name(), t0, clock(),
-                       task_info, injected)
+            args = args if plain(map(type, args)) else _summary(args)
+            summary = result if type(result) in _PLAIN or type(result) is tuple \
+                and plain(map(type, result)) else _summary(result)
+            thread = thread_names.get(get_ident()) or self._thread_name()
+            info = None if task is before or task is None else {
+                "stream": task.stream, "kind": task.kind,
+                "start_us": task.start_us, "end_us": task.end_us}
             with append_lock:       # so the calls of many threads stay in sequence order
-                calls.append(Call(next(seq), *summary))
+                calls.append(_new_call(Call, (next(seq), name, args, summary, thread, t0,
+                                              clock(), info, injected)))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)
@@ -190,19 +184,33 @@ def untraced(fn: Callable) -> Callable:
     return getattr(fn, "__wrapped__", fn)
 
 
+def pyacl_functions(acl) -> dict[str, dict[str, Callable]]:
+    """The functions of a pyACL-shaped ``acl`` by namespace ("" for the top level): what the
+    trace and the real-hardware guard both wrap, found by one rule."""
+    found: dict[str, dict[str, Callable]] = {"": {}}
+    for attr in dir(acl):
+        if attr.startswith("_"):
+            continue
+        value = getattr(acl, attr)
+        if attr in NAMESPACES or isinstance(value, types.ModuleType):
+            found[attr] = {name: fn for name in dir(value) if not name.startswith("_")
+                           and callable(fn := getattr(value, name))}
+        elif callable(value):
+            found[""][attr] = value
+    return found
+
+
 class Traced:
     """A pyACL-shaped object whose every function records into ``trace``."""
 
-    def __init__(self, target, trace: Trace, prefix: str = ""):
+    def __init__(self, target, trace: Trace):
         self._target = target
-        for attr in dir(target):
-            if attr.startswith("_"):
-                continue
-            value = getattr(target, attr)
-            if attr in NAMESPACES or isinstance(value, types.ModuleType) and not prefix:
-                setattr(self, attr, Traced(value, trace, f"{prefix}{attr}."))
-            elif callable(value):
-                setattr(self, attr, trace.wrap(prefix + attr, value))
+        for ns, functions in pyacl_functions(target).items():
+            holder = types.SimpleNamespace() if ns else self
+            for name, fn in functions.items():
+                setattr(holder, name, trace.wrap(f"{ns}.{name}" if ns else name, fn))
+            if ns:
+                setattr(self, ns, holder)
 
     def __repr__(self) -> str:
         return f"<acl (traced {type(self._target).__name__})>"

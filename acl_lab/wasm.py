@@ -27,7 +27,7 @@ def pyodide() -> bool:
 
 
 def where() -> str:
-    return "Pyodide, in the browser" if sys.platform == "emscripten" else f"{ENV}=pyodide"
+    return _("Pyodide, in the browser") if sys.platform == "emscripten" else f"{ENV}=pyodide"
 
 
 def no_threads(what: str) -> str:

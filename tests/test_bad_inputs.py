@@ -1,7 +1,7 @@
 """A catalogue of wrong inputs: each returns the real ACL error code and explains itself.
 
-For every case the call must return the code hicann/runtime returns (reference/acl-api.md,
-the runtime research), acl.get_recent_err_msg() must name the culprit (the pointer, handle,
+For every case the call must return the code hicann/runtime returns (the validation in its
+src/acl/aclrt_impl/), acl.get_recent_err_msg() must name the culprit (the pointer, handle,
 value or parameter at fault), and nothing may change. Arguments of the wrong Python type
 raise TypeError, as pyACL's argument parsing does, naming the parameter.
 """

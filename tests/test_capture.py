@@ -1,6 +1,7 @@
-"""Capture (ACL Graph, seed 002): rules 17-24 of reference/acl-api.md with the codes
-hicann/runtime returns (research section 6), the seed's add sample, replay, the debug JSON,
-and the modeled time a replay saves. One test, or a few, per rule."""
+"""Capture (ACL Graph, seed 002): rules 17-24 of docs/rules.md with the codes
+hicann/runtime returns (src/acl/aclrt_impl/model_ri.cpp, src/runtime/feature/aclgraph/),
+the seed's add sample, replay, the debug JSON, and the modeled time a replay saves. One
+test, or a few, per rule."""
 from __future__ import annotations
 
 import json

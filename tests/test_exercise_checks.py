@@ -1,5 +1,10 @@
 """exercises.check: a wrong answer fails with a hint, a bug in a check does not hide behind
 "not yet"."""
+import importlib
+import inspect
+import sys
+
+import numpy as np
 import pytest
 
 from acl_lab import exercises
@@ -64,3 +69,43 @@ def test_an_error_in_the_learners_own_function_is_not_yet(registered):
     assert not result.passed
     assert "your code raised ZeroDivisionError" in result.message
     assert "fix your function" in result.message
+
+
+def test_a_check_that_breaks_inside_frozen_or_generated_code_still_raises(registered):
+    """Frames without a file of their own (the import machinery, exec'd code) belong to the
+    check that called them, not to the learner."""
+    def imports_a_missing_module(answer: int):
+        return importlib.import_module("acl_lab.no_such_module")
+
+    def evaluates_a_bad_lookup(answer: int):
+        return eval("{}['missing']")
+
+    registered("99.5", imports_a_missing_module)
+    registered("99.6", evaluates_a_bad_lookup)
+    with pytest.raises(ModuleNotFoundError) as broken:
+        exercises.check("99.5", 3)
+    with pytest.raises(KeyError):
+        exercises.check("99.6", 3)
+    if sys.version_info >= (3, 11):     # exception notes
+        assert any("check of exercise 99.5" in note and "bug in acl_lab" in note
+                   for note in broken.value.__notes__)
+
+
+#: Answers a learner might pass by mistake: wrong types, empty and odd containers, bad ints.
+WRONG_ANSWERS = (None, "x", 1.5, -1, 0, 1 << 70, (1,), [], ["a"], [None], [1.5, "q"],
+                 {}, {"a": None}, {"x": (1, 2)}, np.zeros(3))
+
+
+@pytest.mark.parametrize("exercise_id", exercises.available())
+def test_every_check_answers_wrong_values_with_not_yet(acl, exercise_id):
+    """Whatever a learner passes in place of an answer, a check says "not yet": it never
+    lets a TypeError (or any error of its own) escape."""
+    _title, _hint, fn = _CHECKS[exercise_id]
+    names = list(inspect.signature(fn).parameters)
+    for name in names:
+        if name == "acl":
+            continue
+        for wrong in WRONG_ANSWERS:
+            args = [acl if n == "acl" else wrong if n == name else 0 for n in names]
+            result = exercises.check(exercise_id, *args)
+            assert not result.passed, (name, wrong, result)

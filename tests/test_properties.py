@@ -9,6 +9,8 @@ from acl_lab import constants as C
 from acl_lab import snapshot
 from acl_lab.align import align_up
 from acl_lab.freelist import FreeList
+from acl_lab import sorted_keys
+from acl_lab.sorted_keys import SortedKeys
 from simhelpers import fresh, seed_align_up
 
 MiB = 1 << 20
@@ -156,3 +158,52 @@ def test_freelist_tiles_its_range_and_coalesces_completely(ops):
         fl.give_back(addr, nbytes)
     assert fl.free_blocks() == [(BASE, SIZE)]
     assert fl.largest_free == SIZE and fl.used == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 30_000),
+                          st.sampled_from([1, 32, 64, 128]), st.integers(0, 1 << 16)),
+                max_size=120))
+def test_freelist_places_each_block_at_the_best_fit(ops):
+    """Best fit, as the pools promise: the smallest free block that holds the request at an
+    aligned start, the lowest such block among equals; the rest of the block stays free."""
+    fl, live = FreeList(BASE, SIZE), {}
+    for alloc, nbytes, align, pick in ops:
+        if alloc or not live:
+            fitting = [(n, s) for s, n in fl.free_blocks() if align_up(s, align) + nbytes <= s + n]
+            addr = fl.alloc(nbytes, align)
+            assert addr == (align_up(min(fitting)[1], align) if fitting else None)
+            if addr is not None:
+                live[addr] = nbytes
+        else:
+            addr = sorted(live)[pick % len(live)]
+            fl.give_back(addr, live.pop(addr))
+        assert fl.largest_free == max((n for _, n in fl.free_blocks()), default=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3000)), max_size=400),
+       st.lists(st.integers(-10, 3010), max_size=20))
+def test_sorted_keys_answer_as_a_sorted_list_would(changes, queries):
+    """The allocators' sorted index (changes held back in sets, sublists split when they
+    pass 2 * LOAD keys) answers ceiling / floor / last / len / iteration as a plain sorted
+    set does; LOAD 2 makes the splits and the removal of emptied sublists happen here."""
+    for load in (2, sorted_keys.LOAD):
+        saved, sorted_keys.LOAD = sorted_keys.LOAD, load
+        try:
+            keys, model = SortedKeys(range(0, 40, 7)), set(range(0, 40, 7))
+            for add, key in changes:
+                if add and key not in model:
+                    keys.add(key)
+                    model.add(key)
+                elif not add and key in model:
+                    keys.remove(key)
+                    model.discard(key)
+                for q in queries:
+                    assert keys.ceiling(q) == min((k for k in model if k >= q), default=None)
+                    assert keys.floor(q) == max((k for k in model if k <= q), default=None)
+                assert keys.last() == max(model, default=None)
+            assert len(keys) == len(model)
+            assert list(keys) == sorted(model)
+        finally:
+            sorted_keys.LOAD = saved

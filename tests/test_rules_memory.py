@@ -1,4 +1,4 @@
-"""The memory rules of seeds 000, 001 and 003 (rules 1-13 of reference/acl-api.md, with the
+"""The memory rules of seeds 000, 001 and 003 (rules 1-13 of docs/rules.md, with the
 error codes hicann/runtime returns): one test, or a few, per rule."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The resource rules of seed 004 (rules 14-16), devices and their reference count, deferred
+"""The resource rules of seed 004 (rules 14-16 of docs/rules.md), devices and their reference count, deferred
 execution on streams, and events (record, query, synchronize, elapsed time, cross-stream
 waits)."""
 from __future__ import annotations

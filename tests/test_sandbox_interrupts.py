@@ -139,9 +139,10 @@ def books_add_up():
     for p in rt.memory.all_pools():
         assert p.blocks.used == sum(a.footprint for a in rt.memory.allocs.values()
                                     if a.pool is p), p.label
-        m = p.storage._m
-        touched = 0 if m is None else int(m.touched.sum())
-        assert touched == p.storage.touched_chunks, p.label
+        for part in [p.storage._pool, *p.storage._big.values()]:     # pool, big blocks
+            m = part._m
+            touched = 0 if m is None else int(m.touched.sum())
+            assert touched == part.touched_chunks, p.label
     assert rt.memory.ram.used == rt.memory.touched_bytes()
     for s in rt.all_streams():
         assert s.issued == s.executed + len(s.pending), s

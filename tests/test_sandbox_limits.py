@@ -89,9 +89,9 @@ def test_a_full_overwrite_of_fresh_memory_fills_no_garbage_first(small):
     sim = _sim_backend(None).acl._sim
     a = sim.rt.memory.allocs[dev]
     filled = []
-    storage = a.pool.storage
-    original = storage._garbage
-    storage._garbage = lambda c: filled.append(c) or original(c)
+    block, _ = a.pool.storage._at(dev - a.pool.base, 3 * MiB)    # the block's own bytes
+    original = block._fill
+    block._fill = lambda m, chunks: filled.extend(chunks.tolist()) or original(m, chunks)
     assert acl.rt.memset(dev, 3 * MiB, 9, 3 * MiB) == 0
     assert len(filled) <= 2                            # only the partly covered end chunks
     host, _ = acl.rt.malloc_host(3 * MiB)

@@ -4,8 +4,8 @@ A hypothesis RuleBasedStateMachine issues init/finalize, devices, contexts, stre
 every allocator and its free, memset/memcpy/memcpy2d (sync and async), capture begin/end/
 execute/destroy (alone, and as whole capture-and-replay flows), get_mem_info, MemoryPool
 operations and wrongly typed calls, with valid and invalid arguments mixed, on every device
-profile. A model written from the rules (reference/acl-api.md and the hicann/runtime
-research), not from the simulator, predicts each return code and keeps a shadow copy of
+profile. A model written from the rules (docs/rules.md and the hicann/runtime sources
+README.md cites), not from the simulator, predicts each return code and keeps a shadow copy of
 every byte written. After every step:
 
 - the call returned the code the model expected, and a failed call changed nothing

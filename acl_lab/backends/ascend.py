@@ -193,5 +193,5 @@ def set_guard(enabled: bool) -> None:
     """Turn the guard of the loaded ascend backend on or off (it keeps its registry either
     way). Off, misuse reaches the device: expect real error codes, or a crash."""
     if _CURRENT is None:
-        raise RuntimeError('load the ascend backend first: acl_lab.load(backend="ascend")')
+        raise RuntimeError(_('load the ascend backend first: acl_lab.load(backend="ascend")'))
     _CURRENT[2].enabled = bool(enabled)

@@ -22,33 +22,25 @@ import threading
 import time
 import types
 import weakref
-from bisect import bisect_right, insort
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import constants as C, threads
-from ..align import RUNTIME_ALIGN, align32_footprint, malloc_footprint
-from ..errors import AclLabError
-from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES,
-                            KEEP_DROPPED, c_name, dropped_beyond_bound, free_refusal,
-                            is_read_only, kind_refusal, note_registration, range_refusal,
-                            read_only_refusal, root_array)
-from ..trace import NAMESPACES
+from ..align import RUNTIME_ALIGN
+from ..errors import AclLabError, Refusal
+from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
+                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound, is_read_only,
+                            kind_refusal, note_registration, read_only_refusal, root_array)
+from ..address_map import AddressMap
+from ..i18n import _
+from ..trace import pyacl_functions
 from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
                                              "malloc_host"))
 _STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
-
-
-class Refusal(Exception):
-    """A call the guard will not pass to the device: ``code`` and the explanation."""
-
-    def __init__(self, code: int, message: str):
-        super().__init__(message)
-        self.code, self.message = code, message
 
 
 class GuardedAcl(types.SimpleNamespace):
@@ -71,14 +63,12 @@ class Entry:
 
     @property
     def python_owned(self) -> bool:
-        return self.api in ("numpy", "bytes")
+        return ALLOCATORS[self.api].footprint is None
 
     @property
     def footprint(self) -> int:
         """Bytes the documented rules say the allocator takes (a SoC may pad differently)."""
-        if self.api in ("malloc_align32", "malloc_host"):
-            return align32_footprint(self.size)
-        return self.size if self.python_owned else malloc_footprint(self.size)
+        return self.size if self.python_owned else ALLOCATORS[self.api].footprint(self.size)
 
     def alive(self) -> bool:
         """Is the numpy array still there? (A bytes object is held here, which keeps the
@@ -94,79 +84,42 @@ class Entry:
     @property
     def where(self) -> str:
         if self.python_owned:
-            return "pageable host memory"
+            return _("pageable host memory")
         if self.location == "host":
-            return "pinned host memory"
-        return "device memory" if self.device is None else f"device {self.device} memory"
+            return _("pinned host memory")
+        return _("device memory") if self.device is None else _(
+            "device {device} memory").format(device=self.device)
 
     def describe(self) -> str:
-        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {self.where})"
+        return _("{ptr} ({size} B from {call}, {where})").format(
+            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=self.where)
 
 
-class Registry:
+class Registry(AddressMap):
     """Every live block the guard has seen handed out, by start address."""
 
     def __init__(self):
-        self.entries: dict[int, Entry] = {}
-        self._starts: list[int] = []
-        self._gone: dict[int, str] = {}      # start address -> why it is no longer valid
+        super().__init__()
+        self.entries: dict[int, Entry] = self.blocks
         self._prune_at = 1024
 
     def add(self, e: Entry) -> None:
         if len(self.entries) >= self._prune_at:     # arrays die unseen: drop them now and then
             for dead in [d for d in self.entries.values() if not d.alive()]:
-                self.drop(dead, "its numpy array was garbage-collected")
+                self.drop(dead, _("its numpy array was garbage-collected"))
             self._prune_at = 2 * len(self.entries) + 1024
-        self.entries[e.ptr] = e
-        insort(self._starts, e.ptr)
-        self._gone.pop(e.ptr, None)
+        super().add(e)
 
     def prune_bytes(self) -> None:
         """Release bytes objects the program dropped, beyond memory_rules' bound."""
         regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
         if len(regs) > 2 * KEEP_DROPPED:
             for e in dropped_beyond_bound(regs, "owner"):
-                self.drop(e, "the program dropped its bytes object (pyACL keeps no reference)")
-
-    def drop(self, e: Entry, why: str) -> None:
-        del self.entries[e.ptr]
-        del self._starts[bisect_right(self._starts, e.ptr) - 1]
-        self._gone[e.ptr] = why
+                self.drop(e, _("the program dropped its bytes object (pyACL keeps no "
+                               "reference to it)"))
 
     def live(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.alive()]
-
-    def find(self, addr: int) -> Entry | None:
-        """The live block containing ``addr`` (registrations whose array died are dropped)."""
-        i = bisect_right(self._starts, addr) - 1
-        if i < 0:
-            return None
-        e = self.entries[self._starts[i]]
-        if not e.ptr <= addr < e.ptr + max(e.size, 1):
-            return None
-        if not e.alive():
-            self.drop(e, "its numpy array was garbage-collected")
-            return None
-        return e
-
-    def resolve(self, addr: int, count: int, what: str, call: str) -> Entry:
-        """The block holding [addr, addr+count); Refusal for unknown, freed and overruns."""
-        e = self.find(addr)
-        why = range_refusal(call, what, addr, count, e, self._gone.get(addr) if e is None else None)
-        if why:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return e
-
-    def check_free(self, ptr: int, api: str) -> Entry:
-        """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        e = self.entries.get(ptr)
-        if e is not None and not e.alive():
-            e = None
-        inside = self.find(ptr) if e is None else None
-        why = free_refusal(api, ptr, e, self._gone.get(ptr), inside)
-        if why:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return e
 
 
 def _ints(*values) -> tuple[int, ...] | None:
@@ -210,24 +163,15 @@ class Guard:
     def _build(self):
         hooks = self._hooks()
         top = GuardedAcl()
-        for name in dir(self.real):
-            if name.startswith("_"):
-                continue
-            value = getattr(self.real, name)
-            if name in NAMESPACES or isinstance(value, types.ModuleType):
-                setattr(top, name, self._namespace(name, value, hooks.get(name, {})))
-            elif callable(value):
-                setattr(top, name, self._wrap(name, value, hooks[""].get(name)))
+        for ns, functions in pyacl_functions(self.real).items():
+            holder = types.SimpleNamespace() if ns else top
+            for name, fn in functions.items():
+                setattr(holder, name, self._wrap(f"{ns}.{name}" if ns else name, fn,
+                                                 hooks.get(ns, {}).get(name)))
+            if ns:
+                setattr(top, ns, holder)
         top.get_recent_err_msg = self.get_recent_err_msg
         return top
-
-    def _namespace(self, ns: str, real_ns, hooks: dict):
-        out = types.SimpleNamespace()
-        for name in dir(real_ns):
-            value = getattr(real_ns, name)
-            if not name.startswith("_") and callable(value):
-                setattr(out, name, self._wrap(f"{ns}.{name}", value, hooks.get(name)))
-        return out
 
     def _wrap(self, name: str, real_fn, hook):
         """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
@@ -260,7 +204,7 @@ class Guard:
     def get_recent_err_msg(self) -> str:
         """The guard's explanation when it refused the last call, else the runtime's own;
         read once, like aclGetRecentErrMsg."""
-        refusal = getattr(self._local, "refusal", None)
+        refusal = self._local.get("refusal")
         self._local.refusal = None
         return refusal if refusal else self.real.get_recent_err_msg()
 
@@ -346,7 +290,7 @@ class Guard:
                                 f" Reading or writing them now is a use-after-free: on the "
                                 f"device it crashes or corrupts. Copy what you need "
                                 f"(array.copy()) before freeing, and drop the arrays.")
-                self.registry.drop(e, f"freed by {c_name(api)}")
+                self.registry.drop(e, (c_name(api),))   # worded when asked (released_why)
         return after
 
     def _note_python(self, api: str):
@@ -469,7 +413,7 @@ class Guard:
                         + f"{' ...' if len(leaked) > 5 else ''}; the runtime released them. "
                           f"Free memory before resetting the device.")
         for e in leaked:
-            self.registry.drop(e, f"released by {by}")
+            self.registry.drop(e, _("released by {call}").format(call=by))
 
     def report(self, text: str) -> None:
         self.reports.append(text)
@@ -601,7 +545,7 @@ class Guard:
 
     def _check_model(self, model, *_):
         """A captured model whose buffers were freed would make the device write freed
-        memory (the capture seed: resources must outlive the model). Refused, as the
+        memory (docs/rules.md#rule-23: resources must outlive the model). Refused, as the
         simulator does at execution."""
         gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
@@ -628,7 +572,7 @@ class Guard:
 
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
-        """Give back everything the guard saw handed out, in the seeds' release order
+        """Give back everything the guard saw handed out, in docs/rules.md#rule-16 order
         (finish and destroy streams, events, memory, then reset devices), so a notebook can
         start again. ACL stays initialised: aclInit runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import constants as C
+from ..errors import Refusal
 
 #: pyACL load call -> positions of (work_ptr, work_size, weight_ptr, weight_size) in its args
 _WITH_MEM = {"load_from_file_with_mem": 1, "load_from_mem_with_mem": 2}
@@ -70,7 +71,6 @@ class ModelWatch:
             for m in self.loaded.values():
                 for what, part in (("work", m.work), ("weight", m.weight)):
                     if part and part[0] <= ptr < part[0] + max(part[1], 1):
-                        from .guard import Refusal
                         raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
                                       f"aclrtFree: 0x{ptr:x} is the {what} memory of model "
                                       f"{m.model_id}, which is still loaded. Unload it first "

@@ -73,7 +73,8 @@ def _lookup(exercise_id: str):
         except ModuleNotFoundError:
             pass
     if exercise_id not in _CHECKS:
-        raise KeyError(f"no exercise {exercise_id!r}; known: {', '.join(sorted(_CHECKS))}")
+        raise KeyError(_("no exercise {exercise}; known: {known}").format(
+            exercise=repr(exercise_id), known=", ".join(sorted(_CHECKS))))
     return _CHECKS[exercise_id]
 
 
@@ -113,6 +114,7 @@ def _run(exercise_id: str, *args, **kwargs) -> Result:
         return Result(exercise_id, title, False, hint)
     except Exception as e:
         if not _raised_in_learner_code(e, fn):
+            _blame_the_check(e, exercise_id)
             raise
         return Result(exercise_id, title, False,
                       _("your code raised {error}: {message}. {hint}").format(
@@ -149,20 +151,40 @@ _LIBRARIES = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "
               if (p := sysconfig.get_paths().get(key))}
 
 
+#: Code a learner types that has no file: a cell of a plain IPython shell (ipykernel gives
+#: notebook cells a real path under /tmp/ipykernel_<pid>/), the interactive interpreter.
+_TYPED_IN = ("<ipython-input-", "<stdin>")
+
+
 def _raised_in_learner_code(error: BaseException, check_fn: Callable) -> bool:
     """Did a function of the learner's (passed to the check) raise ``error``? Frames of the
-    check, the kit and installed libraries do not count; a notebook cell or a script does."""
+    check, the kit and installed libraries do not count, nor code without a file of its own
+    (``<frozen importlib._bootstrap>``, ``<string>`` from exec or a dataclass): only a
+    notebook cell or a script does."""
     own = Path(check_fn.__code__.co_filename).resolve()
     tb = error.__traceback__
     while tb is not None:
-        path = Path(tb.tb_frame.f_code.co_filename)
-        inside = path.is_absolute() and any(
-            root == path.resolve() or root in path.resolve().parents
-            for root in (_KIT, own, *_LIBRARIES))
-        if not inside:
+        name = tb.tb_frame.f_code.co_filename
+        path = Path(name)
+        if path.is_absolute():
+            learner = not any(root == path.resolve() or root in path.resolve().parents
+                              for root in (_KIT, own, *_LIBRARIES))
+        else:
+            learner = name.startswith(_TYPED_IN)
+        if learner:
             return True
         tb = tb.tb_next
     return False
+
+
+def _blame_the_check(error: BaseException, exercise_id: str) -> None:
+    """Say under the traceback that the check broke, not the answer (Python 3.11+ shows
+    exception notes; 3.10 shows the traceback alone)."""
+    add_note = getattr(error, "add_note", None)
+    if add_note is not None:
+        add_note(_("This error comes from the check of exercise {exercise}, not from your "
+                   "answer: it is a bug in acl_lab. Please report it.").format(
+                       exercise=exercise_id))
 
 
 def available() -> list[str]:

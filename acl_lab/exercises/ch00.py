@@ -1,6 +1,8 @@
 """Chapter 00 checks: reading what a pyACL call returns."""
 from __future__ import annotations
 
+import numbers
+
 from acl_lab import constants as C
 from acl_lab.errors import explain
 from acl_lab.i18n import _
@@ -29,6 +31,9 @@ def device_count(acl, count):
 def invalid_device(acl, ret):
     if isinstance(ret, tuple):
         raise NotYet(_("set_device only acts, so it returns a bare ret, not a tuple."))
+    if not isinstance(ret, numbers.Integral):
+        raise NotYet(_("ret should be the int set_device returned, not {type}.").format(
+            type=type(ret).__name__))
     if ret == C.ACL_SUCCESS:
         raise NotYet(_("that call succeeded: device ids run from 0 to count - 1, so ask for "
                        "device `count`."))

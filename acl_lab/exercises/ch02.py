@@ -21,7 +21,7 @@ PAGE_CASES = (
 
 
 def traced_free(api: str) -> str:
-    """The traced name of the call that releases ``api``'s memory (the seeds' pairing rule)."""
+    """The traced name of the call that releases ``api``'s memory (docs/rules.md#rule-1, #rule-2)."""
     free = FREED_BY[api]
     return f"{'media' if free == 'dvpp_free' else 'rt'}.{free}"
 
@@ -76,6 +76,10 @@ def _released_by_partner(calls, api: str, ptr: int) -> bool:
                for c in calls[born + 1:])
 
 
+#: The allocators whose blocks the chapter's cell puts in ``blocks``.
+BLOCKS_MADE = ("malloc_host", "malloc", "malloc_align32", "dvpp_malloc")
+
+
 @exercise("02.2", "Free with the partner",
           "Each allocator has one partner: acl.rt.free_host(blocks['malloc_host']); "
           "acl.rt.free(...) for blocks['malloc'] and blocks['malloc_align32']; "
@@ -86,6 +90,11 @@ def freed_with_partner(acl, blocks: dict):
     if unknown:
         raise NotYet(_("blocks has a key {key}; keep the keys the cell above made "
                        "({keys}).").format(key=repr(unknown[0]), keys=", ".join(FREED_BY)))
+    missing = [api for api in BLOCKS_MADE if api not in blocks]
+    if missing:
+        raise NotYet(_("blocks has no key {key}: run the cell that made blocks again, then free "
+                       "each of its {count} blocks.").format(key=repr(missing[0]),
+                                                           count=len(BLOCKS_MADE)))
     left = [api for api, ptr in blocks.items() if not _released_by_partner(calls, api, ptr)]
     if left:
         raise NotYet(_("not released by their partners yet: {calls}. (After a refused free, "

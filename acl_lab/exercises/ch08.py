@@ -2,6 +2,8 @@
 model description, and results collected by a callback in stream order."""
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import acl_lab
 from acl_lab import constants as C
 
@@ -71,9 +73,12 @@ def app_managed(acl, model_id):
 
 
 @exercise("08.2", "Outputs from the description", OUTPUTS_HINT)
-def output_dataset(acl, desc, dataset):
+def output_dataset(acl, desc: int, dataset: int):
     mdl = acl.mdl
     outputs = untraced(mdl.get_num_outputs)(desc)
+    if outputs == 0:        # every model has an output: desc describes none
+        raise NotYet(f"desc describes no model: pass the description "
+                     f"acl.mdl.get_desc(desc, model_id) filled. {OUTPUTS_HINT}")
     held = untraced(mdl.get_dataset_num_buffers)(dataset)
     if held != outputs:
         raise NotYet(_("the dataset holds {held} buffer(s) but the model has {outputs} "
@@ -97,7 +102,7 @@ def output_dataset(acl, desc, dataset):
 
 
 @exercise("08.3", "Results by callback", CALLBACK_HINT)
-def by_callback(acl, answers, digits):
+def by_callback(acl, answers: Collection, digits: Collection):
     calls = list(acl_lab.tracer().calls)
     executed = sum(c.name == "mdl.execute_async" and c.ret == C.ACL_SUCCESS for c in calls)
     launched = sum(c.name == "rt.launch_callback" and c.ret == C.ACL_SUCCESS for c in calls)

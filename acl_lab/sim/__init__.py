@@ -1,1 +1,44 @@
-"""The AscendCL runtime simulator: one file per concern (see design notes)."""
+"""The AscendCL runtime simulator, one file per concern.
+
+A pyACL call goes: the trace (``acl_lab/trace.py``, ``Traced``) -> the facade method in
+``api.py`` (pyACL's names and return shapes; checks the arguments; the only place a
+``SimError`` becomes a return code) -> the object that simulates it (below) -> the rules it
+enforces (``acl_lab/memory_rules.py``, ``acl_lab/align.py``; every rule with its source:
+docs/rules.md). docs/call-map.md lists every call that way, with the test that exercises it.
+
+    api.py          the pyACL-shaped facade: ``acl``, ``acl.rt``, ``acl.mdl``, ``acl.nn``, ...
+    prototypes.py   the C prototype and Python return values of each facade function
+    runtime.py      one simulated process: init, devices, contexts, streams, events, memory
+    memory.py       page pools, allocations and the address map
+    storage.py      lazy byte storage (host RAM only for touched bytes); extents.py in Pyodide
+    hostram.py      the host-RAM budget for simulated bytes
+    transfer.py     memset / memcpy / memcpy2d: validation, direction, modeled time
+    streams.py      task queues, deferred execution, modeled clocks
+    waits.py        events with flags, timestamps, waits with a time limit, stream queries
+    callbacks.py    host callbacks on streams (subscribe, launch, process report)
+    capture.py      stream capture into a model RI (ACL Graph), replay, debug JSON
+    model.py        offline models (aclmdl*): load, describe, datasets, execute
+    ops.py          aclnn operators: tensors, scalars, workspace + executor, launch
+    peer.py         peer access between devices
+    profiles.py     device profiles: memory kinds and sizes, rates, run mode
+    simerror.py     SimError: a refusal, raised before any state changes
+
+Examples (written by tools/call_map.py; every call: docs/call-map.md):
+
+    acl.init → aclInit → SimAcl.init
+        → Runtime.init (rules 9)
+    acl.rt.set_device → aclrtSetDevice → Rt.set_device
+        → Runtime.set_device (rules 14)
+    acl.rt.malloc → aclrtMalloc → Rt.malloc
+        → Runtime.malloc (rules 2 3 4 10)
+    acl.rt.free → aclrtFree → Rt.free
+        → Runtime.free (rules 2 23)
+    acl.rt.memcpy_async → aclrtMemcpyAsync → Rt.memcpy_async
+        → transfer.memcpy (rules 6 11 15 21 22)
+    acl.rt.synchronize_stream → aclrtSynchronizeStream → Rt.synchronize_stream
+        → Runtime.synchronize_stream (rules 15 18)
+    acl.mdl.ri_capture_begin → aclmdlRICaptureBegin → Mdl.ri_capture_begin
+        → CaptureManager.begin (rules 17 22 24)
+    acl.util.ptr_to_numpy → (pyACL only) → Util.ptr_to_numpy
+        → Memory.resolve, HostRam.need
+"""

@@ -16,10 +16,11 @@ import threading
 import numpy as np
 
 from .. import constants as C, wasm
-from ..errors import AclLabError, SimulatorLimit
+from ..errors import AclLabError, SimulatorLimit, as_int
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
-from . import transfer, waits
+from . import prototypes, transfer, waits
+from .model import io_name
 from .profiles import Profile, get_profile
 from .runtime import Runtime
 from .simerror import SimError
@@ -30,10 +31,9 @@ _I64_MIN = -(1 << 63)
 
 def _int(call: str, name: str, value) -> int:
     """An int argument as C would receive it: TypeError for non-ints, SimError if out of range."""
-    try:
-        v = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
+    if value.__class__ is int and _I64_MIN <= value < _U64:   # nearly every call
+        return value
+    v = as_int(call, name, value)
     if not _I64_MIN <= v < _U64:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        f"{call}: {name}={v} does not fit in 64 bits.")
@@ -41,6 +41,8 @@ def _int(call: str, name: str, value) -> int:
 
 
 def _size(call: str, name: str, value) -> int:
+    if value.__class__ is int and 0 <= value < _U64:   # nearly every call
+        return value
     v = _int(call, name, value)
     if v < 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
@@ -77,21 +79,31 @@ def _out_of_memory(call: str) -> SimulatorLimit:
 def _api(*fail):
     """Run the method under the process lock; SimError -> (``*fail``, code) or code."""
     def deco(fn):
-        @functools.wraps(fn)
-        def wrapper(self, *args, **kwargs):
-            rt = self._sim.rt
-            with rt.lock:
-                try:
-                    result = fn(self, rt, *args, **kwargs)
-                except SimError as e:
-                    rt.last_error, rt.last_code = e.message, e.code
-                    return _failure(fail, e.code)
-                except MemoryError:
-                    raise _out_of_memory(fn.__name__) from None
-            if not fail:
+        if not fail:
+            def wrapper(self, *args):
+                rt = self._sim.rt
+                with rt.lock:
+                    try:
+                        fn(self, rt, *args)
+                    except SimError as e:
+                        rt.last_error, rt.last_code = e.message, e.code
+                        return e.code
+                    except MemoryError:
+                        raise _out_of_memory(fn.__name__) from None
                 return C.ACL_SUCCESS
-            return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
-        return _fails(*fail)(wrapper)
+        else:
+            def wrapper(self, *args):
+                rt = self._sim.rt
+                with rt.lock:
+                    try:
+                        result = fn(self, rt, *args)
+                    except SimError as e:
+                        rt.last_error, rt.last_code = e.message, e.code
+                        return (*fail, e.code)
+                    except MemoryError:
+                        raise _out_of_memory(fn.__name__) from None
+                return (*result, C.ACL_SUCCESS) if len(fail) > 1 else (result, C.ACL_SUCCESS)
+        return _fails(*fail)(functools.wraps(fn)(wrapper))
     return deco
 
 
@@ -282,8 +294,9 @@ class _OfflineModels:
         names = [t.name for t in (m.outputs if outputs else m.inputs)]
         if name not in names:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{c}: the model has no {'output' if outputs else 'input'} named "
-                           f"{name!r}; its names are {names}.")
+                           _("{call}: the model has no {kind} named {name}; its names are "
+                             "{names}.").format(call=c, kind=io_name(outputs), name=repr(name),
+                                                names=names))
         return names.index(name)
 
     @_api(0)
@@ -316,8 +329,9 @@ class _OfflineModels:
         index = _size(c, "index", index)
         if index >= len(buffers):
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{c}: index {index} is out of range; the dataset holds "
-                           f"{len(buffers)} buffer(s). Got NULL (0).")
+                           _("{call}: index {index} is out of range; the dataset holds {count} "
+                             "buffer(s). Got NULL (0).").format(call=c, index=index,
+                                                               count=len(buffers)))
         return buffers[index]
 
     @_api()
@@ -461,8 +475,8 @@ class _Threads:
         if not callable(fn):
             raise TypeError(f"start_thread: fn must be a Python function, not {type(fn).__name__}")
         if wasm.pyodide():
-            raise SimulatorLimit(wasm.no_threads("acl.util.start_thread needs a real thread "
-                                                 "to wait for callbacks"))
+            raise SimulatorLimit(wasm.no_threads(_("acl.util.start_thread needs a real thread "
+                                                   "to wait for callbacks")))
         t = threading.Thread(target=fn, args=(args_list,), daemon=True,
                              name=f"acl_lab callback thread {len(self._started()) + 1}")
         t.acl_lab_process = self._sim.rt    # the process it serves; it ends with it
@@ -478,15 +492,16 @@ class _Threads:
         rt = self._sim.rt
         if t is None:
             with rt.lock:
-                rt.last_error = (f"stop_thread: {thread_id} is not a thread acl.util.start_thread "
-                                 f"started (or it was stopped already).")
+                rt.last_error = _("{call}: {thread} is not a thread acl.util.start_thread "
+                                  "started (or it was stopped already).").format(
+                                      call="stop_thread", thread=thread_id)
             return C.ACL_ERROR_INVALID_PARAM
         t.join(timeout=60)
         if t.is_alive():
             with rt.lock:
-                rt.last_error = (f"stop_thread: thread {thread_id} is still running after 60 s: "
-                                 f"its function never returned. Set the flag its loop checks "
-                                 f"before stopping it.")
+                rt.last_error = _("{call}: thread {thread} is still running after 60 s: its "
+                                  "function never returned. Set the flag its loop checks before "
+                                  "stopping it.").format(call="stop_thread", thread=thread_id)
             return C.ACL_ERROR_FAILURE
         del self._started()[thread_id]
         return C.ACL_SUCCESS
@@ -580,20 +595,20 @@ class Rt(_Namespace, _Callbacks):
         call = "aclrtEventElapsedTime"
         return rt.elapsed_ms(_ptr(call, "start", start), _ptr(call, "end", end))
 
-    def _malloc(self, rt, size, policy, api, call):
-        return rt.malloc(_size(call, "size", size), _int(call, "policy", policy), api)
-
     @_api(0)
     def malloc(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc", "aclrtMalloc")
+        c = "aclrtMalloc"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc")
 
     @_api(0)
     def malloc_align32(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_align32", "aclrtMallocAlign32")
+        c = "aclrtMallocAlign32"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc_align32")
 
     @_api(0)
     def malloc_cached(self, rt, size, policy):
-        return self._malloc(rt, size, policy, "malloc_cached", "aclrtMallocCached")
+        c = "aclrtMallocCached"
+        return rt.malloc(_size(c, "size", size), _int(c, "policy", policy), "malloc_cached")
 
     @_api()
     def free(self, rt, dev_ptr):
@@ -759,8 +774,9 @@ def _capture_stream(rt, stream, call: str):
     """The stream a capture call names; NULL (the default stream) can never capture."""
     if stream == 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: stream is NULL — the default stream cannot capture. Create a "
-                       f"stream with acl.rt.create_stream() and capture on it.")
+                       _("{call}: stream is NULL — the default stream cannot capture. Create a "
+                         "stream with acl.rt.create_stream() and capture on it.").format(
+                           call=call))
     return rt.stream(stream, call)
 
 
@@ -839,7 +855,8 @@ class Mdl(_Namespace, _OfflineModels):
         s = _explicit_stream(rt, _ptr(c, "stream", stream), c)
         handle = _ptr(c, "handle", handle)
         if handle == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: handle is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: handle is NULL (0).").format(call=c))
         rt.capture.update_begin(s, handle)
 
     @_api()
@@ -852,8 +869,8 @@ def _explicit_stream(rt, stream, call: str):
     """A stream the task-group calls name; NULL is refused (ACL_REQUIRES_NOT_NULL)."""
     if stream == 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: stream is NULL. Task groups live on explicit streams: pass a "
-                       f"stream from acl.rt.create_stream().")
+                       _("{call}: stream is NULL. Task groups live on explicit streams: pass a "
+                         "stream from acl.rt.create_stream().").format(call=call))
     return rt.stream(stream, call)
 
 
@@ -953,9 +970,10 @@ class Util(_Namespace, _Threads):
         rt = self._sim.rt
         with rt.lock:
             if not array.flags.c_contiguous:
-                rt.last_error = ("numpy_to_ptr: the array is not C-contiguous (a transposed or "
-                                 "strided view), so its elements are not one run of bytes; got "
-                                 "NULL (0). Pass np.ascontiguousarray(array) instead.")
+                rt.last_error = _("{call}: the array is not C-contiguous (a transposed or "
+                                  "strided view), so its elements are not one run of bytes; got "
+                                  "NULL (0). Pass np.ascontiguousarray(array) instead.").format(
+                                      call="numpy_to_ptr")
                 return 0
             return rt.memory.register(array)
 
@@ -973,14 +991,16 @@ class Util(_Namespace, _Threads):
         try:
             a = rt.memory.resolve(_ptr(call, "ptr", ptr), nbytes, "ptr", call)
         except SimError as e:
-            raise AclLabError(e.code, e.message + " On real hardware this call would read "
-                              "invalid memory and crash the Python process.") from None
+            raise AclLabError(e.code, _("{message} On real hardware this call would read "
+                                        "invalid memory and crash the Python process.").format(
+                                            message=e.message)) from None
         if a.location == "device" and rt.profile.run_mode == C.ACL_HOST:
             raise AclLabError(C.ACL_ERROR_INVALID_PARAM,
-                              f"{call}: 0x{ptr:x} is device memory ({a.describe()}). The host "
-                              f"CPU cannot read it: real pyACL would crash the process "
-                              f"(segmentation fault). Copy it to host memory first with "
-                              f"acl.rt.memcpy(..., ACL_MEMCPY_DEVICE_TO_HOST).")
+                              _("{call}: {ptr} is device memory ({block}). The host CPU cannot "
+                                "read it: real pyACL would crash the process (segmentation "
+                                "fault). Copy it to host memory first with acl.rt.memcpy(..., "
+                                "ACL_MEMCPY_DEVICE_TO_HOST).").format(
+                                    call=call, ptr=f"0x{ptr:x}", block=a.describe()))
         return a
 
     @_fails_raising
@@ -1016,7 +1036,7 @@ class Util(_Namespace, _Threads):
         rt = self._sim.rt
         with rt.lock:
             a = self._host_memory(rt, ptr, size, call)
-            rt.memory.ram.need(2 * size, call, "the bytes object it returns")
+            rt.memory.ram.need(2 * size, call, _("the bytes object it returns"))
             out = np.empty(size, np.uint8)
             a.read_into(ptr - a.ptr, size, out)
             return out.tobytes()
@@ -1056,8 +1076,8 @@ def _read_config(path, call: str) -> None:
         raise TypeError(f"{call}: the config path must be a str, not {type(path).__name__}")
     if not os.path.isfile(path):
         raise SimError(C.ACL_ERROR_INVALID_FILE,
-                       f"{call}: config file {os.fspath(path)!r} does not exist. Pass an existing "
-                       f"JSON file.")
+                       _("{call}: config file {path} does not exist. Pass an existing JSON "
+                         "file.").format(call=call, path=repr(os.fspath(path))))
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -1065,7 +1085,8 @@ def _read_config(path, call: str) -> None:
             json.loads(text)
     except (OSError, ValueError) as e:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
-                       f"{call}: config file {os.fspath(path)!r} is not valid JSON ({e}).") from None
+                       _("{call}: config file {path} is not valid JSON ({reason}).").format(
+                           call=call, path=repr(os.fspath(path)), reason=e)) from None
 
 
 class Simulator:
@@ -1085,6 +1106,7 @@ class Simulator:
 
 
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "media": Media, "util": Util}
+prototypes.document(FACADE)   # pyACL signatures and C prototypes for help() and Shift-Tab
 
 
 def failure(name: str):

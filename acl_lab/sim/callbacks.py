@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .. import constants as C, threads
+from ..i18n import _
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -33,7 +34,7 @@ HANDOFF_LIMIT_S = 10.0
 def _name(ident: int) -> str:
     """A thread's name (stable across runs, unlike its ident) for messages."""
     found = next((t.name for t in threading.enumerate() if t.ident == ident), None)
-    return repr(found) if found else f"{ident} (not a running thread)"
+    return repr(found) if found else _("{ident} (not a running thread)").format(ident=ident)
 
 
 @dataclass(eq=False)
@@ -48,7 +49,8 @@ class Report:
         try:
             self.fn(self.user_data)
         except Exception:       # a failing callback must not take the thread down
-            print("[acl_lab] a callback raised:\n" + traceback.format_exc(), file=sys.stderr)
+            print("[acl_lab] " + _("a callback raised:") + "\n" + traceback.format_exc(),
+                  file=sys.stderr)
 
 
 @dataclass(eq=False)
@@ -82,15 +84,18 @@ class Callbacks:
         s = self._stream(handle, call)
         if s in self.by_stream:
             raise SimError(C.ACL_ERROR_RT_STREAM_SUBSCRIBE,
-                           f"{call}: stream 0x{s.handle:x} is already subscribed by thread "
-                           f"{_name(self.by_stream[s])}. A stream reports to one thread; "
-                           f"unsubscribe it first.")
+                           _("{call}: stream {stream} is already subscribed by thread {thread}. "
+                             "A stream reports to one thread; unsubscribe it first.").format(
+                               call=call, stream=f"0x{s.handle:x}",
+                               thread=_name(self.by_stream[s])))
         sub = self.by_thread.get(thread)
         if sub is not None and sub.device != s.device:
             raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                           f"{call}: thread {_name(thread)} already handles streams of device "
-                           f"{sub.device}; stream 0x{s.handle:x} is on device {s.device}. "
-                           f"Use another thread for that device.")
+                           _("{call}: thread {thread} already handles streams of device "
+                             "{device}; stream {stream} is on device {other}. Use another thread "
+                             "for that device.").format(
+                               call=call, thread=_name(thread), device=sub.device,
+                               stream=f"0x{s.handle:x}", other=s.device))
         sub = sub or self.by_thread.setdefault(thread, Subscriber(thread, s.device))
         sub.streams.add(s)
         self.by_stream[s] = thread
@@ -101,15 +106,17 @@ class Callbacks:
         owner = self.by_stream.get(s)
         if owner is None:
             raise SimError(C.ACL_ERROR_RT_STREAM_SUBSCRIBE,
-                           f"{call}: stream 0x{s.handle:x} is not subscribed by any thread.")
+                           _("{call}: stream {stream} is not subscribed by any thread.").format(
+                               call=call, stream=f"0x{s.handle:x}"))
         if owner != thread:
             raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                           f"{call}: stream 0x{s.handle:x} is subscribed by thread {_name(owner)}, "
-                           f"not {_name(thread)}.")
+                           _("{call}: stream {stream} is subscribed by thread {owner}, not "
+                             "{thread}.").format(call=call, stream=f"0x{s.handle:x}",
+                                                 owner=_name(owner), thread=_name(thread)))
         self.rt.sched.wait_stream(s)        # its callbacks are delivered and run before it
         sub = self.by_thread[thread]        # unbinds (CbSubscribe::Delete waits for them)
         self._wait_for(thread, lambda: not any(r.stream == s.handle for r in sub.inbox),
-                       f"unsubscribing stream 0x{s.handle:x}")
+                       _("unsubscribing stream {stream}").format(stream=f"0x{s.handle:x}"))
         sub.streams.discard(s)
         del self.by_stream[s]
         if not sub.streams and not sub.inbox:
@@ -120,15 +127,17 @@ class Callbacks:
         call = "aclrtLaunchCallback"
         if block_type not in (C.ACL_CALLBACK_NO_BLOCK, C.ACL_CALLBACK_BLOCK):
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: blockType {block_type} is neither ACL_CALLBACK_NO_BLOCK (0) "
-                           f"nor ACL_CALLBACK_BLOCK (1).")
+                           _("{call}: blockType {block_type} is neither ACL_CALLBACK_NO_BLOCK (0) "
+                             "nor ACL_CALLBACK_BLOCK (1).").format(call=call,
+                                                                  block_type=block_type))
         s = self._stream(handle, call)
         if s not in self.by_stream:
             raise SimError(C.ACL_ERROR_RT_STREAM_NO_CB_REG,
-                           f"{call}: stream 0x{s.handle:x} is not bound to any thread, so no "
-                           f"one would run the callback. Start a thread that loops on "
-                           f"acl.rt.process_report(timeout) and bind it with "
-                           f"acl.rt.subscribe_report(thread_id, stream) first.")
+                           _("{call}: stream {stream} is not bound to any thread, so no one "
+                             "would run the callback. Start a thread that loops on "
+                             "acl.rt.process_report(timeout) and bind it with "
+                             "acl.rt.subscribe_report(thread_id, stream) first.").format(
+                               call=call, stream=f"0x{s.handle:x}"))
         report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK)
         self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
                               run=lambda: self._deliver(s, report),
@@ -140,14 +149,15 @@ class Callbacks:
         thread = self.by_stream.get(s)
         sub = self.by_thread.get(thread)
         if sub is None:
-            self.rt.report(f"a callback on stream 0x{s.handle:x} was dropped: the stream was "
-                           f"unsubscribed before it ran.")
+            self.rt.report(_("a callback on stream {stream} was dropped: the stream was "
+                             "unsubscribed before it ran.").format(stream=f"0x{s.handle:x}"))
             return
         sub.inbox.append(report)
         self.cond.notify_all()
         if report.block:
-            self._wait_for(thread, lambda: report.done, f"a blocking callback on stream "
-                           f"0x{s.handle:x}")
+            self._wait_for(thread, lambda: report.done, _("a blocking callback on stream "
+                                                          "{stream}").format(
+                                                              stream=f"0x{s.handle:x}"))
 
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
@@ -158,10 +168,13 @@ class Callbacks:
         while not done():
             alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
             if not alive or time.monotonic() > deadline:
-                self.rt.report(f"{what} waited for thread {_name(thread)}, which "
-                               f"{'is gone' if not alive else 'never called'} "
-                               f"acl.rt.process_report; going on without it (on hardware it "
-                               f"would hang).")
+                text = (_("{what} waited for thread {thread}, which is gone without calling "
+                          "acl.rt.process_report; going on without it (on hardware it would "
+                          "hang).") if not alive else
+                        _("{what} waited for thread {thread}, which never called "
+                          "acl.rt.process_report; going on without it (on hardware it would "
+                          "hang)."))
+                self.rt.report(text.format(what=what, thread=_name(thread)))
                 return
             self.cond.wait(0.05)
 
@@ -173,15 +186,17 @@ class Callbacks:
         call = "aclrtProcessReport"
         if timeout_ms < -1 or timeout_ms == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: timeout {timeout_ms} ms is invalid: use -1 (wait until a "
-                           f"callback comes) or a positive number of milliseconds.")
+                           _("{call}: timeout {timeout} ms is invalid: use -1 (wait until a "
+                             "callback comes) or a positive number of milliseconds.").format(
+                               call=call, timeout=timeout_ms))
         me = threads.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
         waited = False
         while True:
             if self.ended:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                               f"{call}: the process this thread served ended (acl_lab.reset).")
+                               _("{call}: the process this thread served ended "
+                                 "(acl_lab.reset).").format(call=call))
             sub = self.by_thread.get(me)
             if sub is None and not waited:
                 # pause once before refusing: a loop around process_report on a thread whose
@@ -191,15 +206,17 @@ class Callbacks:
                 continue
             if sub is None:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                               f"{call}: this thread ({_name(me)}) is not subscribed to any stream. "
-                               f"Bind it first: acl.rt.subscribe_report(thread_id, stream).")
+                               _("{call}: this thread ({thread}) is not subscribed to any "
+                                 "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
+                                 "stream).").format(call=call, thread=_name(me)))
             if sub.inbox:
                 return sub.inbox.popleft()
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
                 raise SimError(C.ACL_ERROR_RT_REPORT_TIMEOUT,
-                               f"{call}: no callback arrived within {timeout_ms} ms (a normal "
-                               f"answer while waiting in a loop).")
+                               _("{call}: no callback arrived within {timeout} ms (a normal "
+                                 "answer while waiting in a loop).").format(call=call,
+                                                                            timeout=timeout_ms))
             self.cond.wait(left if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:

@@ -7,7 +7,7 @@ ApiImpl::StreamWaitEvent refuse it before any capture handling); only a failure 
 recording a capturable event invalidates it (TerminateCapture), and then capture end
 returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the model.
 
-Cross-stream capture (runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
+Cross-stream capture (hicann/runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
 from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) recorded on a capturing stream is captured;
 another stream that waits on it joins the capture (fork), and must hand its work back with
 a record the origin stream waits on (join) before capture end (Context::
@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 
 from .. import constants as C, threads
+from ..i18n import _
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -84,14 +85,13 @@ class CaptureManager:
 
     # ----- the thread's capture mode -------------------------------------------------------
     def thread_mode(self) -> int:
-        return getattr(self.rt._local, "capture_mode", GLOBAL)
+        return self.rt._local.get("capture_mode", GLOBAL)
 
     def exchange_mode(self, mode: int) -> int:
         self.rt.require_ctx("aclmdlRICaptureThreadExchangeMode")
         if mode not in C.CAPTURE_MODE_NAMES:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"aclmdlRICaptureThreadExchangeMode: mode {mode} is not GLOBAL (0), "
-                           f"THREAD_LOCAL (1) or RELAXED (2).")
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _not_a_mode(
+                "aclmdlRICaptureThreadExchangeMode", mode))
         previous = self.thread_mode()
         self.rt._local.capture_mode = mode
         return previous
@@ -111,13 +111,12 @@ class CaptureManager:
     def begin(self, stream: Stream, mode: int) -> None:
         call = "aclmdlRICaptureBegin"
         if mode not in C.CAPTURE_MODE_NAMES:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: mode {mode} is not GLOBAL (0), THREAD_LOCAL (1) or "
-                           f"RELAXED (2).")
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _not_a_mode(call, mode))
         if stream.capture is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
-                           f"{call}: stream 0x{stream.handle:x} is already capturing. End that "
-                           f"capture (aclmdlRICaptureEnd) before beginning another.")
+                           _("{call}: stream {stream} is already capturing. End that capture "
+                             "(aclmdlRICaptureEnd) before beginning another.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         self._count += 1
         model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
                       streams=[stream.handle])
@@ -130,8 +129,9 @@ class CaptureManager:
         cap = stream.capture
         if cap is None:
             raise SimError(C.ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                           f"{call}: stream 0x{stream.handle:x} is not capturing. Call "
-                           f"aclmdlRICaptureBegin on it first.")
+                           _("{call}: stream {stream} is not capturing. Call "
+                             "aclmdlRICaptureBegin on it first.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         return cap
 
     def end(self, stream: Stream) -> int:
@@ -139,29 +139,33 @@ class CaptureManager:
         cap = self.capturing(stream, call)
         if cap.stream is not stream:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
-                           f"{call}: stream 0x{stream.handle:x} joined the capture of stream "
-                           f"0x{cap.stream.handle:x} by waiting on its event; the capture was not "
-                           f"begun here. End it on the origin stream 0x{cap.stream.handle:x}.")
+                           _("{call}: stream {stream} joined the capture of stream {origin} by "
+                             "waiting on its event; the capture was not begun here. End it on "
+                             "the origin stream {origin}.").format(
+                               call=call, stream=f"0x{stream.handle:x}",
+                               origin=f"0x{cap.stream.handle:x}"))
         if cap.mode != RELAXED and cap.thread != threads.get_ident():
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
-                           f"{call}: the capture on stream 0x{stream.handle:x} began on another "
-                           f"thread in {_mode_name(cap.mode)} mode; only RELAXED captures may end "
-                           f"on another thread. The capture has been discarded: begin again and "
-                           f"end it on the thread that began it.")
+                           _("{call}: the capture on stream {stream} began on another thread in "
+                             "{mode} mode; only RELAXED captures may end on another thread. The "
+                             "capture has been discarded: begin again and end it on the thread "
+                             "that began it.").format(call=call, stream=f"0x{stream.handle:x}",
+                                                      mode=_mode_name(cap.mode)))
         if cap.status == INVALIDATED:
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
-                           f"{call}: the capture on stream 0x{stream.handle:x} was invalidated "
-                           f"({cap.why_invalid}); its model is destroyed. The stream works "
-                           f"normally again: fix the call and capture again.")
+                           _("{call}: the capture on stream {stream} was invalidated ({why}); "
+                             "its model is destroyed. The stream works normally again: fix the "
+                             "call and capture again.").format(
+                               call=call, stream=f"0x{stream.handle:x}", why=cap.why_invalid))
         self._check_joined(cap)
         if any(s.group_mode == "sample" for s in cap.streams):
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
-                           f"{call}: a task group begun with aclmdlRICaptureTaskGrpBegin is still "
-                           f"open. Close it with aclmdlRICaptureTaskGrpEnd before capture end; "
-                           f"the model is destroyed, capture again.")
+                           _("{call}: a task group begun with aclmdlRICaptureTaskGrpBegin is "
+                             "still open. Close it with aclmdlRICaptureTaskGrpEnd before capture "
+                             "end; the model is destroyed, capture again.").format(call=call))
         self._close(cap, keep_model=True)
         cap.model.ready = True
         return cap.model.handle
@@ -176,28 +180,30 @@ class CaptureManager:
             mine = [i for i, t in enumerate(tasks) if t.stream == s.handle]
             last = tasks[mine[-1]] if mine else None
             if last is None or last.kind != "record":
-                problem = (f"the last task on stream 0x{s.handle:x} is not an event record; "
-                           f"record an event there (acl.rt.record_event)")
+                problem = _("the last task on stream {stream} is not an event record; record "
+                            "an event there (acl.rt.record_event)").format(
+                                stream=f"0x{s.handle:x}")
                 break
             ev = last.detail["event"]
             waiters = {t.stream for t in tasks[mine[-1] + 1:]
                        if t.kind == "wait" and t.detail.get("event") == ev}
             if not waiters:
-                problem = (f"stream 0x{s.handle:x} ends with a record of event 0x{ev:x} that no "
-                           f"stream waits on")
+                problem = _("stream {stream} ends with a record of event {event} that no stream "
+                            "waits on").format(stream=f"0x{s.handle:x}", event=f"0x{ev:x}")
                 break
             back_home = back_home or origin in waiters
         if not problem and len(cap.streams) > 1 and not back_home:
-            problem = (f"the origin stream 0x{origin:x} waits on no event recorded by the "
-                       f"streams that joined, so their work is not joined back")
+            problem = _("the origin stream {stream} waits on no event recorded by the streams "
+                        "that joined, so their work is not joined back").format(
+                            stream=f"0x{origin:x}")
         if problem:
             self._close(cap, keep_model=False)
             raise SimError(C.ACL_ERROR_RT_STREAM_UNJOINED,
-                           f"aclmdlRICaptureEnd: {problem}. In a cross-stream capture every "
-                           f"stream that joined (by waiting on a captured event) must come back: "
-                           f"record an ACL_EVENT_SYNC event on it and make the origin stream wait "
-                           f"on that event before capture end. The model is destroyed; capture "
-                           f"again.")
+                           _("{call}: {problem}. In a cross-stream capture every stream that "
+                             "joined (by waiting on a captured event) must come back: record an "
+                             "ACL_EVENT_SYNC event on it and make the origin stream wait on that "
+                             "event before capture end. The model is destroyed; capture "
+                             "again.").format(call="aclmdlRICaptureEnd", problem=problem))
 
     def _close(self, cap: Capture, keep_model: bool) -> None:
         del self.active[cap.stream.handle]
@@ -228,10 +234,11 @@ class CaptureManager:
         if group is not None and task.kind != "op":   # Stream::PackingTaskGroup
             group.error = group.error or C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT
             raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
-                           f"a {task.kind} task cannot join the task group open on stream "
-                           f"0x{stream.handle:x}: only operator (Cube/Vector core) tasks can. "
-                           f"Issue it before aclmdlRICaptureTaskGrpBegin or after TaskGrpEnd; "
-                           f"TaskGrpEnd will now fail with this code.")
+                           _("a {kind} task cannot join the task group open on stream {stream}: "
+                             "only operator (Cube/Vector core) tasks can. Issue it before "
+                             "aclmdlRICaptureTaskGrpBegin or after TaskGrpEnd; TaskGrpEnd will "
+                             "now fail with this code.").format(
+                               kind=task.kind, stream=f"0x{stream.handle:x}"))
         self.rt.sched.now_us += self.rt.profile.rates.launch_us
         if cap.status == ACTIVE:
             task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
@@ -253,18 +260,21 @@ class CaptureManager:
         call = "aclmdlRICaptureTaskGrpEnd"
         if stream.group_mode != "sample":
             raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
-                           f"{call}: stream 0x{stream.handle:x} has no task group open. Call "
-                           f"aclmdlRICaptureTaskGrpBegin on it first.")
+                           _("{call}: stream {stream} has no task group open. Call "
+                             "aclmdlRICaptureTaskGrpBegin on it first.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         cap = self.capturing(stream, call)
         group = stream.group
         stream.group_mode = stream.group = None
         if group.error:
-            raise SimError(group.error, f"{call}: a task issued inside the group failed "
-                           f"(code {group.error}); the group is discarded (handle NULL).")
+            raise SimError(group.error, _("{call}: a task issued inside the group failed (code "
+                                          "{code}); the group is discarded (handle NULL).").format(
+                                              call=call, code=group.error))
         if cap.status == INVALIDATED:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
-                           f"{call}: the capture on stream 0x{cap.stream.handle:x} was "
-                           f"invalidated ({cap.why_invalid}); the group is discarded.")
+                           _("{call}: the capture on stream {stream} was invalidated ({why}); "
+                             "the group is discarded.").format(
+                               call=call, stream=f"0x{cap.stream.handle:x}", why=cap.why_invalid))
         self.groups[group.handle] = group
         return group.handle
 
@@ -274,12 +284,14 @@ class CaptureManager:
         group = self.groups.get(handle)
         if group is None:
             raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a task group of a live model. Use the "
-                           f"handle aclmdlRICaptureTaskGrpEnd returned, before aclmdlRIDestroy.")
+                           _("{call}: {handle} is not a task group of a live model. Use the "
+                             "handle aclmdlRICaptureTaskGrpEnd returned, before "
+                             "aclmdlRIDestroy.").format(call=call, handle=f"0x{handle:x}"))
         if group.updating:
             raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
-                           f"{call}: task group 0x{handle:x} is already being updated by another "
-                           f"stream; one stream at a time.")
+                           _("{call}: task group {group} is already being updated by another "
+                             "stream; one stream at a time.").format(
+                               call=call, group=f"0x{handle:x}"))
         group.updating = True
         stream.group_mode, stream.group, stream.update_index = "update", group, 0
 
@@ -287,16 +299,19 @@ class CaptureManager:
         call = "aclmdlRICaptureTaskUpdateEnd"
         if stream.group_mode != "update":
             raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
-                           f"{call}: stream 0x{stream.handle:x} is not updating a task group. "
-                           f"Call aclmdlRICaptureTaskUpdateBegin first.")
+                           _("{call}: stream {stream} is not updating a task group. Call "
+                             "aclmdlRICaptureTaskUpdateBegin first.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         group, done = stream.group, stream.update_index
         group.updating = False
         stream.group_mode = stream.group = None
         if done != len(group.tasks):   # Context::StreamEndTaskUpdate: RT_ERROR_STREAM_TASKGRP_UPDATE
             raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
-                           f"{call}: task group 0x{group.handle:x} has {len(group.tasks)} task(s) "
-                           f"but {done} were issued in the update; the tasks not replaced keep "
-                           f"their old arguments. Issue one operator per task of the group.")
+                           _("{call}: task group {group} has {count} task(s) but {done} were "
+                             "issued in the update; the tasks not replaced keep their old "
+                             "arguments. Issue one operator per task of the group.").format(
+                               call=call, group=f"0x{group.handle:x}", count=len(group.tasks),
+                               done=done))
 
     def update_task(self, stream: Stream, task: Task, call: str) -> Task:
         """A launch on a stream in update mode: instead of running, a task on that stream
@@ -304,12 +319,15 @@ class CaptureManager:
         group = stream.group
         if task.kind != "op":
             raise SimError(C.ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT,
-                           f"{call}: stream 0x{stream.handle:x} is updating task group "
-                           f"0x{group.handle:x}; only operator launches update it.")
+                           _("{call}: stream {stream} is updating task group {group}; only "
+                             "operator launches update it.").format(
+                               call=call, stream=f"0x{stream.handle:x}",
+                               group=f"0x{group.handle:x}"))
         if stream.update_index >= len(group.tasks):   # Stream::UpdateTask
             raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
-                           f"{call}: task group 0x{group.handle:x} has only {len(group.tasks)} "
-                           f"task(s); this launch has nothing left to replace.")
+                           _("{call}: task group {group} has only {count} task(s); this launch "
+                             "has nothing left to replace.").format(
+                               call=call, group=f"0x{group.handle:x}", count=len(group.tasks)))
         target = group.tasks[stream.update_index]
         stream.update_index += 1
 
@@ -352,16 +370,21 @@ class CaptureManager:
         if cap is not None:
             if s.default:
                 raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
-                               f"{call}: event 0x{e.handle:x} was recorded in the capture of "
-                               f"stream 0x{cap.stream.handle:x}; the default stream cannot join "
-                               f"a capture. Wait on it with a stream from acl.rt.create_stream().")
+                               _("{call}: event {event} was recorded in the capture of stream "
+                                 "{origin}; the default stream cannot join a capture. Wait on "
+                                 "it with a stream from acl.rt.create_stream().").format(
+                                   call=call, event=f"0x{e.handle:x}",
+                                   origin=f"0x{cap.stream.handle:x}"))
             if s.capture is not None and s.capture is not cap:
-                self.invalidate(s.capture, f"{call} linked it to another capture",
+                self.invalidate(s.capture,
+                                _("{call} linked it to another capture").format(call=call),
                                 C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
-                                f"{call}: stream 0x{s.handle:x} is in the capture begun on "
-                                f"stream 0x{s.capture.stream.handle:x}, but event "
-                                f"0x{e.handle:x} was recorded in the capture of stream "
-                                f"0x{cap.stream.handle:x}; one event cannot link two captures.")
+                                _("{call}: stream {stream} is in the capture begun on stream "
+                                  "{origin}, but event {event} was recorded in the capture of "
+                                  "stream {other}; one event cannot link two captures.").format(
+                                    call=call, stream=f"0x{s.handle:x}",
+                                    origin=f"0x{s.capture.stream.handle:x}",
+                                    event=f"0x{e.handle:x}", other=f"0x{cap.stream.handle:x}"))
             if s.capture is None:
                 s.capture = cap
                 cap.streams.append(s)
@@ -374,32 +397,38 @@ class CaptureManager:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
         if e.stream is not None:
             raise SimError(C.ACL_ERROR_RT_CAPTURE_DEPENDENCY,
-                           f"{call}: event 0x{e.handle:x} was recorded outside the capture of "
-                           f"stream 0x{s.capture.stream.handle:x}, so the model cannot depend "
-                           f"on it (its record is not in the model). Record the event on a "
-                           f"capturing stream first; to wait on work outside the model use an "
-                           f"ACL_EVENT_EXTERNAL event. The capture stays ACTIVE.")
+                           _("{call}: event {event} was recorded outside the capture of stream "
+                             "{origin}, so the model cannot depend on it (its record is not in "
+                             "the model). Record the event on a capturing stream first; to wait "
+                             "on work outside the model use an ACL_EVENT_EXTERNAL event. The "
+                             "capture stays ACTIVE.").format(
+                               call=call, event=f"0x{e.handle:x}",
+                               origin=f"0x{s.capture.stream.handle:x}"))
         return False
 
     def invalidate(self, cap: Capture, why: str, code: int, message: str) -> None:
         """A failure while recording: the capture is invalidated (aclgraph TerminateCapture)."""
         cap.status, cap.why_invalid = INVALIDATED, why
-        raise SimError(code, message + " The capture is now INVALIDATED: aclmdlRICaptureEnd "
-                       "will return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED.")
+        raise SimError(code, _("{message} The capture is now INVALIDATED: aclmdlRICaptureEnd "
+                               "will return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED.").format(
+                                   message=message))
 
     # ----- models --------------------------------------------------------------------------
     def model(self, handle: int, call: str) -> Model:
         if handle == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: modelRI is NULL (0).")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: modelRI is NULL (0).").format(call=call))
         m = self.models.get(handle)
         if m is None:
             raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a live model RI. Use the handle "
-                           f"aclmdlRICaptureEnd returned, before aclmdlRIDestroy.")
+                           _("{call}: {handle} is not a live model RI. Use the handle "
+                             "aclmdlRICaptureEnd returned, before aclmdlRIDestroy.").format(
+                               call=call, handle=f"0x{handle:x}"))
         if not m.ready:
             raise SimError(C.ACL_ERROR_RT_MODEL_CAPTURED,
-                           f"{call}: model 0x{handle:x} is still being captured on stream "
-                           f"0x{m.stream:x}. End the capture first.")
+                           _("{call}: model {model} is still being captured on stream {stream}. "
+                             "End the capture first.").format(
+                               call=call, model=f"0x{handle:x}", stream=f"0x{m.stream:x}"))
         return m
 
     def _replay_task(self, m: Model, call: str) -> Task:
@@ -409,10 +438,12 @@ class CaptureManager:
             for a in t.uses:
                 if live.get(a.ptr) is not a:
                     raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
-                                   f"{call}: task {t.seq} ({t.kind}) of model 0x{m.handle:x} "
-                                   f"uses 0x{a.ptr:x} ({a.size} B from {a.api}), which was "
-                                   f"freed after capture. Resources of captured tasks must "
-                                   f"stay valid until aclmdlRIDestroy; nothing ran.")
+                                   _("{call}: task {seq} ({kind}) of model {model} uses {ptr} "
+                                     "({size} B from {api}), which was freed after capture. "
+                                     "Resources of captured tasks must stay valid until "
+                                     "aclmdlRIDestroy; nothing ran.").format(
+                                       call=call, seq=t.seq, kind=t.kind, model=f"0x{m.handle:x}",
+                                       ptr=f"0x{a.ptr:x}", size=a.size, api=a.api))
         tasks = list(m.tasks)
 
         def run() -> None:       # each task's effect is looked up now: an update may replace it
@@ -432,12 +463,15 @@ class CaptureManager:
         m = self.model(handle, call)
         if stream.capture is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
-                           f"{call}: stream 0x{stream.handle:x} is capturing; a model cannot be "
-                           f"launched into a capture. Use a stream that is not capturing.")
+                           _("{call}: stream {stream} is capturing; a model cannot be launched "
+                             "into a capture. Use a stream that is not capturing.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         if stream.device != m.device:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
-                           f"{call}: model 0x{handle:x} was captured on device {m.device}; "
-                           f"stream 0x{stream.handle:x} is on device {stream.device}.")
+                           _("{call}: model {model} was captured on device {device}; stream "
+                             "{stream} is on device {other}.").format(
+                               call=call, model=f"0x{handle:x}", device=m.device,
+                               stream=f"0x{stream.handle:x}", other=stream.device))
         task = self._replay_task(m, call)
         self.rt.issue(stream, task, call)     # the default stream is refused during a capture
         m.executions += 1
@@ -447,8 +481,9 @@ class CaptureManager:
         call = "aclmdlRIExecute"
         if timeout_ms == 0 or timeout_ms < -1:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: timeout {timeout_ms} ms is invalid; use -1 (wait forever) "
-                           f"or a positive number of milliseconds.")
+                           _("{call}: timeout {timeout} ms is invalid; use -1 (wait forever) or "
+                             "a positive number of milliseconds.").format(
+                               call=call, timeout=timeout_ms))
         m = self.model(handle, call)
         task = self._replay_task(m, call)
         self.rt.before_blocking_call(call)
@@ -461,8 +496,8 @@ class CaptureManager:
         call = "aclmdlRIDestroy"
         if handle in self.models and not self.models[handle].ready:
             raise SimError(C.ACL_ERROR_RT_MODEL_CAPTURED,
-                           f"{call}: model 0x{handle:x} is still being captured. End the "
-                           f"capture first.")
+                           _("{call}: model {model} is still being captured. End the capture "
+                             "first.").format(call=call, model=f"0x{handle:x}"))
         m = self.model(handle, call)
         if m.in_flight:     # the runtime waits for running replays before destroying
             for s in self.rt.all_streams():
@@ -489,7 +524,7 @@ class CaptureManager:
         call = "aclmdlRIDebugJsonPrint"
         m = self.model(handle, call)
         if not path:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: path is empty.")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, _("{call}: path is empty.").format(call=call))
         verbose = bool(flags & C.ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
         # The runtime lays tasks out with fixed per-type spacing; the simulator writes each
         # task's modeled start within one replay and its modeled duration instead, so the
@@ -512,8 +547,9 @@ class CaptureManager:
                 json.dump(events, f, indent=1)
         except OSError as e:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: cannot write {path!r} ({e.strerror}). Pass a path in a "
-                           f"folder you can write to.") from None
+                           _("{call}: cannot write {path} ({reason}). Pass a path in a folder "
+                             "you can write to.").format(call=call, path=repr(path),
+                                                         reason=e.strerror)) from None
 
     def snapshot(self) -> list[dict]:
         return [{"handle": m.handle, "device": m.device, "stream": m.stream,
@@ -530,13 +566,19 @@ def _task_row(t: Task) -> dict:
             "duration_us": t.duration_us}
 
 
+def _not_a_mode(call: str, mode: int) -> str:
+    return _("{call}: mode {mode} is not GLOBAL (0), THREAD_LOCAL (1) or RELAXED (2).").format(
+        call=call, mode=mode)
+
+
 def _not_capturable(s: Stream, e, call: str) -> str:
     made = ("aclrtCreateEvent" if e.flags is None
             else f"aclrtCreateEventWithFlag(0x{e.flags:x})")
-    return (f"{call}: stream 0x{s.handle:x} is capturing, and event 0x{e.handle:x} comes from "
-            f"{made}, which a capture cannot record or wait on. For cross-stream capture create "
-            f"the event with acl.rt.create_event_ex_with_flag(ACL_EVENT_SYNC). The capture stays "
-            f"ACTIVE: nothing was recorded, and aclmdlRICaptureEnd still succeeds.")
+    return _("{call}: stream {stream} is capturing, and event {event} comes from {made}, which "
+             "a capture cannot record or wait on. For cross-stream capture create the event "
+             "with acl.rt.create_event_ex_with_flag(ACL_EVENT_SYNC). The capture stays ACTIVE: "
+             "nothing was recorded, and aclmdlRICaptureEnd still succeeds.").format(
+                 call=call, stream=f"0x{s.handle:x}", event=f"0x{e.handle:x}", made=made)
 
 
 def _critical_path_us(tasks: list, per_task_us: float) -> float:
@@ -556,8 +598,13 @@ def _critical_path_us(tasks: list, per_task_us: float) -> float:
 
 
 def _group_idle(stream: Stream, call: str) -> None:
+    if stream.group_mode == "sample":
+        raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+                       _("{call}: stream {stream} is already recording a task group. End that "
+                         "first (TaskGrpEnd / TaskUpdateEnd).").format(
+                           call=call, stream=f"0x{stream.handle:x}"))
     if stream.group_mode is not None:
         raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
-                       f"{call}: stream 0x{stream.handle:x} is already "
-                       f"{'recording' if stream.group_mode == 'sample' else 'updating'} a task "
-                       f"group. End that first (TaskGrpEnd / TaskUpdateEnd).")
+                       _("{call}: stream {stream} is already updating a task group. End that "
+                         "first (TaskGrpEnd / TaskUpdateEnd).").format(
+                           call=call, stream=f"0x{stream.handle:x}"))

@@ -22,16 +22,7 @@ from .. import wasm
 from ..errors import SimulatorLimit
 from .hostram import HostRam, mib
 from ..i18n import _
-from .storage import CHUNK, LazyStorage, garbage_chunk
-
-
-def fill_garbage(out: np.ndarray, offset: int, salt: int) -> None:
-    """Write into ``out`` the fresh garbage of pool bytes [offset, offset + len(out))."""
-    pattern, end = garbage_chunk(), offset + len(out)
-    for c in range(offset // CHUNK, -(-end // CHUNK)):
-        s, e = max(offset, c * CHUNK), min(end, (c + 1) * CHUNK)
-        np.bitwise_xor(pattern[s - c * CHUNK:e - c * CHUNK], np.uint8((c + salt) & 0xFF),
-                       out=out[s - offset:e - offset])
+from .storage import LazyStorage, fill_garbage
 
 
 class ExtentStorage:

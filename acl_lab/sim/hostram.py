@@ -47,7 +47,7 @@ def _cgroup_limit() -> int | None:
     try:
         with open("/proc/self/cgroup", encoding="ascii") as f:
             for line in f:
-                _, controllers, path = line.rstrip("\n").split(":", 2)
+                _hierarchy, controllers, path = line.rstrip("\n").split(":", 2)
                 if controllers == "":
                     paths.insert(0, f"/sys/fs/cgroup{path}/memory.max")
                 elif "memory" in controllers.split(","):
@@ -66,7 +66,7 @@ def limits() -> dict[str, int]:
         out["cgroup memory limit"] = cgroup
     try:
         import resource     # POSIX only
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        soft, _hard = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             out["RLIMIT_AS (ulimit -v)"] = soft
     except (ImportError, OSError, ValueError):
@@ -80,16 +80,30 @@ def limits() -> dict[str, int]:
 
 def budget() -> tuple[int, str]:
     """(bytes simulated memory may use, where that figure comes from)."""
+    limit, source = _budget()
+    return limit, source()
+
+
+def _budget():
+    """(bytes, a function saying in the learner's language where that figure comes from)."""
     text = os.environ.get(ENV)
     if text:
-        return parse_size(text), f"{ENV}={text}"
+        return parse_size(text), lambda: f"{ENV}={text}"
     if wasm.pyodide():      # a browser tab: its own limits (wasm.py), none of the above
-        return wasm.BUDGET, f"the browser-tab default of {mib(wasm.BUDGET)} ({wasm.where()})"
+        return wasm.BUDGET, lambda: _("the browser-tab default of {size} ({where})").format(
+            size=mib(wasm.BUDGET), where=wasm.where())
     found = limits()
     if not found:
-        return 1 << 30, "a default of 1 GiB (no limit could be read)"
+        return 1 << 30, lambda: _("a default of 1 GiB (no limit could be read)")
     name = min(found, key=found.get)
-    return found[name] // 2, f"half the {name} of {mib(found[name])}"
+    return found[name] // 2, lambda: _("half the {limit} of {size}").format(
+        limit=_limit_name(name), size=mib(found[name]))
+
+
+def _limit_name(name: str) -> str:
+    """A name limits() uses, in the learner's language."""
+    return {"cgroup memory limit": _("cgroup memory limit"),
+            "physical memory": _("physical memory")}.get(name, name)
 
 
 def mib(n: int) -> str:
@@ -102,14 +116,23 @@ class HostRam:
 
     def __init__(self, limit: int | None = None, source: str = ""):
         if limit is None:
-            limit, source = budget()
-        self.limit, self.source = limit, source
+            limit, self._source = _budget()
+        else:
+            self._source = lambda: source
+        self.limit = limit
         self.used = 0
         self.reserved = 0
 
-    def need(self, nbytes: int, call: str, what: str = "simulated bytes") -> None:
-        """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget."""
+    @property
+    def source(self) -> str:
+        """Where the budget comes from, in the language of the moment."""
+        return self._source()
+
+    def need(self, nbytes: int, call: str, what: str | None = None) -> None:
+        """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget (``what``: what
+        they are for; simulated bytes if not said)."""
         if nbytes > 0 and self.used + self.reserved + nbytes > self.limit:
+            what = what or _("simulated bytes")
             raise SimulatorLimit(_(
                 "{call}: the simulation would need {needed} more host RAM for {what}, "
                 "but {in_use} of its budget of {budget} ({source}) are in use. Nothing was "

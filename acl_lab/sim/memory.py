@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
-from sortedcontainers import SortedList
 
 from .. import constants as C
 from ..i18n import _
-from ..memory_rules import (c_name, dropped_beyond_bound, free_refusal, is_read_only,
-                            note_registration, range_refusal, root_array)
-from ..align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from ..address_map import AddressMap
+from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound, is_read_only,
+                            note_registration, root_array)
+from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
 from .hostram import HostRam
@@ -30,6 +29,8 @@ DEVICE_STRIDE = 1 << 40
 HOST_BASE = 0x7F10_0000_0000     # aclrtMallocHost (pinned) memory
 PAGEABLE_BASE = 0x5610_0000_0000  # numpy arrays / bytes registered through acl.util
 HUGE_FIRST_THRESHOLD = 1 * MiB   # HUGE_FIRST: padded sizes up to 1 MiB take normal pages
+#: what a free call leaves for messages about the pointer: (its C name,), worded when asked
+_FREED_BY_CALL = {api: (c_name(api),) for api in ("free", "free_host", "dvpp_free")}
 _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
                  C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
 
@@ -43,23 +44,40 @@ class Pool:
 
     @property
     def label(self) -> str:
+        """The pool as snapshot() names it: "HBM normal (device 0)"."""
         where = "host" if self.device is None else f"device {self.device}"
         return f"{self.spec.label} ({where})"
 
+    def words(self) -> str:
+        """The pool in the learner's language, for messages: "HBM normal (device 0)"."""
+        page = {"huge": _("huge"), "normal": _("normal"), "huge1g": _("huge1g")}[self.spec.page]
+        where = _("host") if self.device is None else _("device {device}").format(
+            device=self.device)
+        return _("{kind} {page} ({where})").format(
+            kind=f"{self.spec.kind}{' P2P' if self.spec.p2p else ''}", page=page, where=where)
 
-@dataclass(eq=False)
+
 class Allocation:
-    ptr: int
-    size: int              # bytes the caller asked for (the usable range)
-    footprint: int         # bytes taken from the pool (ALIGN_UP + padding)
-    api: str               # malloc, malloc_align32, malloc_cached, dvpp_malloc, malloc_host, numpy, bytes
-    location: str          # "device" or "host" (where a copy must treat it as living)
-    device: int | None
-    pool: Pool | None = None
-    pinned: bool = False
-    policy: int | None = None
-    _owner: object = field(default=None, repr=False)  # pageable: (weak)ref to the array / bytes
-    read_only_spans: list = field(default_factory=list, repr=False)  # (offset, n) of read-only views
+    """One live block: device / pinned host memory from a pool, or a registered Python
+    buffer (pageable host memory, ``pool`` None)."""
+
+    __slots__ = ("ptr", "size", "footprint", "api", "location", "device", "pool", "pinned",
+                 "policy", "_owner", "read_only_spans")
+
+    def __init__(self, ptr: int, size: int, footprint: int, api: str, location: str,
+                 device: int | None, pool: Pool | None = None, pinned: bool = False,
+                 policy: int | None = None, _owner=None):
+        self.ptr = ptr
+        self.size = size                # bytes the caller asked for (the usable range)
+        self.footprint = footprint      # bytes taken from the pool (ALIGN_UP + padding)
+        self.api = api                  # memory_rules.ALLOCATORS key: malloc, numpy, ...
+        self.location = location        # "device" or "host": where a copy treats it as living
+        self.device, self.pool, self.pinned, self.policy = device, pool, pinned, policy
+        self._owner = _owner            # pageable: (weak)ref to the array / bytes
+        self.read_only_spans: list = []  # (offset, n) of read-only views registered
+
+    def __repr__(self) -> str:
+        return f"Allocation({self.describe()})"
 
     @property
     def end(self) -> int:
@@ -112,8 +130,9 @@ class Allocation:
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
     def describe(self) -> str:
-        where = self.pool.label if self.pool else "pageable host memory"
-        return f"0x{self.ptr:x} ({self.size} B from {c_name(self.api)}, {where})"
+        where = self.pool.words() if self.pool else _("pageable host memory")
+        return _("{ptr} ({size} B from {call}, {where})").format(
+            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=where)
 
 
 def _flat_bytes(obj) -> np.ndarray:
@@ -141,26 +160,25 @@ class Memory:
             base, pools = DEVICE_BASE + d * DEVICE_STRIDE, []
             for spec in profile.pools:
                 pools.append(Pool(spec, d, base, self.ram))
-                base += -(-spec.size // GiB) * GiB + GiB   # a 1 GiB hole between pools
+                base += align_up(spec.size, GiB) + GiB   # a 1 GiB hole between pools
             self.device_pools[d] = pools
         host_spec = PoolSpec("host", "normal", profile.host_pinned)
         self.host_pool = Pool(host_spec, None, HOST_BASE, self.ram) if profile.host_pinned \
             else None
-        self.allocs: dict[int, Allocation] = {}
-        self._starts = SortedList()           # starts of every live allocation
-        self._freed: dict[int, str] = {}      # pointer -> why it is no longer valid
+        self.map = AddressMap()               # every live allocation, by address
+        self.allocs: dict[int, Allocation] = self.map.blocks
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
         self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
-        self._pool_order: dict[tuple, list[Pool]] = {}   # memo of _pools_for (hot in malloc)
+        self._plans: dict[tuple, tuple] = {}   # (device, policy, api) -> _plan's answer
 
     # ----- allocation -------------------------------------------------------------------
     def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
-        """Pools to try, in order, for a device allocation with this policy (rule 3)."""
+        """Pools to try, in order, for a device allocation with this policy (docs/rules.md#rule-3)."""
         flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
         base = policy & 0xFF
-        if base not in C.MALLOC_POLICY_NAMES or policy & ~0x11FF:
+        if base not in C.MALLOC_POLICY_NAMES or policy & ~C.MALLOC_POLICY_BITS:
             base, flags = C.ACL_MEM_MALLOC_HUGE_FIRST, 0   # unknown values: default flags
         p2p = base in _P2P_POLICIES
         if base in (C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_FIRST_P2P):
@@ -182,50 +200,63 @@ class Memory:
 
     @staticmethod
     def check_size(size: int, call: str) -> None:
-        """ACL refuses a zero size, or one whose rounding overflows size_t, before anything."""
+        """ACL refuses a zero size, or one whose rounding overflows size_t, before anything.
+        ``call``: a C name, or an allocator's key (memory_rules.c_name words it)."""
+        if 0 < size <= (1 << 64) - 32:   # ALIGN_UP(size, 32) fits in size_t
+            return
+        call = c_name(call)
         if size <= 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size is {size}. Ask for at least 1 byte.").format(
                                call=call, size=size))
-        if align32_footprint(size) >= 1 << 64:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: size {size} overflows size_t when rounded up to 32 "
-                             "bytes. Ask for less.").format(call=call, size=size))
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: size {size} overflows size_t when rounded up to 32 "
+                         "bytes. Ask for less.").format(call=call, size=size))
 
     def malloc(self, device: int, size: int, policy: int, api: str) -> Allocation:
-        cname = c_name(api)
-        self.check_size(size, cname)
-        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~0x11FF else policy & 0xFF  # unknown: default
-        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
-                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
-                             "NORMAL_ONLY.").format(call=cname))
-        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-        footprint = align32_footprint(size) if api == "malloc_align32" or huge1g \
-            else malloc_footprint(size)
+        self.check_size(size, api)
+        return self.place_device(device, size, policy, api)
+
+    def place_device(self, device: int, size: int, policy: int, api: str) -> Allocation:
+        """A device allocation from ``api`` (an ALLOCATORS key) for a size check_size passed."""
+        plan = self._plans.get((device, policy, api)) or self._plan(device, policy, api)
+        footprint, align, small, big = plan
+        footprint = footprint(size)
         if footprint >= 1 << 64:   # C: size + padding wraps around size_t
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: size {size} plus {extra} B of rounding and padding "
                              "overflows size_t. Ask for less.").format(
-                               call=cname, size=size, extra=footprint - size))
-        align = DVPP_ALIGN if api == "dvpp_malloc" else RUNTIME_ALIGN
-        key = (device, policy, footprint > HUGE_FIRST_THRESHOLD)
-        pools = self._pool_order.get(key)
-        if pools is None:
-            pools = self._pools_for(device, policy, footprint)
-            if not policy & ~0x11FF:   # only defined policy bits: a bounded set of keys
-                self._pool_order[key] = pools
+                               call=c_name(api), size=size, extra=footprint - size))
+        pools = big if footprint > HUGE_FIRST_THRESHOLD else small
         if not pools:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            _("{call}: {soc} (profile '{profile}') has no pages for policy "
                              "{policy}. Use ACL_MEM_MALLOC_HUGE_FIRST.").format(
-                               call=cname, soc=self.profile.soc_name, profile=self.profile.name,
+                               call=c_name(api), soc=self.profile.soc_name,
+                               profile=self.profile.name,
                                policy=C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)))
         return self._place(pools, size, footprint, align, api, "device", device, policy)
 
+    def _plan(self, device: int, policy: int, api: str) -> tuple:
+        """How ``api`` allocates with ``policy`` on ``device``: (footprint rule, start
+        alignment, pools for padded sizes up to 1 MiB, pools above), kept for next time."""
+        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~C.MALLOC_POLICY_BITS else policy & 0xFF
+        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
+                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
+                             "NORMAL_ONLY.").format(call=c_name(api)))
+        rule = ALLOCATORS[api]
+        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        plan = (align32_footprint if huge1g else rule.footprint, rule.align,
+                self._pools_for(device, policy, HUGE_FIRST_THRESHOLD),
+                self._pools_for(device, policy, HUGE_FIRST_THRESHOLD + 1))
+        if not policy & ~C.MALLOC_POLICY_BITS:   # only defined bits: a bounded set of keys
+            self._plans[(device, policy, api)] = plan
+        return plan
+
     def malloc_host(self, size: int) -> Allocation:
-        self.check_size(size, "aclrtMallocHost")
+        """aclrtMallocHost for a size check_size passed."""
         footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
@@ -241,64 +272,45 @@ class Memory:
                 break
         else:
             names = ", ".join(_("{pool}: {free} B free, largest block {largest} B").format(
-                pool=p.label, free=p.blocks.free, largest=p.blocks.largest_free) for p in pools)
+                pool=p.words(), free=p.blocks.free, largest=p.blocks.largest_free) for p in pools)
             raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION,
                            _("{call}: cannot take {footprint} B ({size} B asked) — {pools}. "
                              "Free memory you no longer need, ask for less, or use a policy "
                              "that may fall back to other pages.").format(
                                call=c_name(api), footprint=footprint, size=size, pools=names))
+        a = None
         try:
             a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
             pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
-            self._add(a)
+            self.map.add(a)
         except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
-            if self.allocs.pop(ptr, None) is not None:
-                self._resort()
+            if a is not None and self.allocs.get(ptr) is a:
+                self.map.drop(a, None)
+            pool.storage.forget(ptr - pool.base, footprint)
             pool.blocks.give_back(ptr, footprint)
             raise
         return a
 
-    def _add(self, a: Allocation) -> None:
-        try:
-            self.allocs[a.ptr] = a
-            self._starts.add(a.ptr)
-            self._freed.pop(a.ptr, None)
-        except BaseException:    # interrupted (Ctrl-C): not added
-            self.allocs.pop(a.ptr, None)
-            self._resort()
-            raise
-
-    def _resort(self) -> None:
-        """Rebuild the sorted starts from the allocations (after an interrupted update)."""
-        self._starts = SortedList(self.allocs)
-
-    def _drop(self, a: Allocation, why: str) -> None:
-        try:
-            del self.allocs[a.ptr]
-            self._freed[a.ptr] = why
-            self._starts.remove(a.ptr)
-            if a.pool is not None:
+    def _drop(self, a: Allocation, why) -> None:
+        self.map.drop(a, why)
+        if a.pool is not None:
+            try:
                 a.pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
-        except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
-            self._freed.pop(a.ptr, None)
-            self.allocs[a.ptr] = a
-            self._resort()
-            raise
+            except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
+                self.map.add(a)
+                raise
 
     # ----- release ---------------------------------------------------------------------
     def check_free(self, ptr: int, api: str) -> Allocation:
         """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        if ptr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: the pointer is NULL (0).").format(call=c_name(api)))
-        a = self.allocs.get(ptr)
-        inside = self.find(ptr) if a is None else None
-        why = free_refusal(api, ptr, a, self._freed.get(ptr), inside)
-        if why:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return a
+        return self.map.check_free(ptr, api)
 
-    def release(self, a: Allocation, why: str) -> None:
+    def free(self, a: Allocation, api: str) -> None:
+        """Release ``a`` for the free call ``api`` (it passed check_free)."""
+        self.release(a, _FREED_BY_CALL[api])
+
+    def release(self, a: Allocation, why) -> None:
+        """Release ``a``; ``why`` says so in messages about its pointer later."""
         self._drop(a, why)
         if a.pool is not None:     # its bytes give their host RAM back now
             a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
@@ -306,27 +318,11 @@ class Memory:
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
         """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
-        i = self._starts.bisect_right(addr) - 1
-        if i < 0:
-            return None
-        a = self.allocs[self._starts[i]]
-        if not a.ptr <= addr < a.ptr + max(a.size, 1):
-            return None
-        if a.pool is None and not a.alive():
-            self._drop(a, "its numpy array was garbage-collected")
-            return None
-        return a
+        return self.map.find(addr)
 
     def resolve(self, addr: int, count: int, what: str, call: str) -> Allocation:
         """The allocation holding [addr, addr+count); explains NULL, unknown and overruns."""
-        if addr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {what} is NULL (0).").format(call=call, what=what))
-        a = self.find(addr)
-        why = range_refusal(call, what, addr, count, a, self._freed.get(addr) if a is None else None)
-        if why:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return a
+        return self.map.resolve(addr, count, what, call)
 
     # ----- pageable host memory ----------------------------------------------------------
     def register(self, obj) -> int:
@@ -350,9 +346,9 @@ class Memory:
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
-            self._next_pageable += -(-max(size, 1) // RUNTIME_ALIGN) * RUNTIME_ALIGN + RUNTIME_ALIGN
+            self._next_pageable += align_up(max(size, 1), RUNTIME_ALIGN) + RUNTIME_ALIGN
             self._pageable[key] = a
-            self._add(a)
+            self.map.add(a)
         if api == "numpy":
             a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
                                                   obj.flags.writeable)
@@ -368,8 +364,8 @@ class Memory:
                 if id(a) in gone:
                     del self._pageable[key]
                     if self.allocs.get(a.ptr) is a:
-                        self._drop(a, "the program dropped its bytes object (pyACL keeps "
-                                      "no reference to it)")
+                        self._drop(a, _("the program dropped its bytes object (pyACL keeps "
+                                        "no reference to it)"))
             self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
             key = self._dead.pop()
@@ -377,7 +373,7 @@ class Memory:
             if a is not None and a.owner() is None:
                 del self._pageable[key]
                 if self.allocs.get(a.ptr) is a:
-                    self._drop(a, "its numpy array was garbage-collected")
+                    self._drop(a, _("its numpy array was garbage-collected"))
 
     # ----- accounting ------------------------------------------------------------------
     def pools_for_attr(self, device: int, attr: int) -> list[Pool]:

@@ -25,12 +25,23 @@ import numpy as np
 
 from .. import constants as C
 from .. import om
+from ..i18n import _
 from .memory import Allocation
 from .simerror import SimError
 from .streams import Stream, Task
 
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
+
+
+def io_name(outputs: bool) -> str:
+    """"input" / "output" as a word of the learner's language."""
+    return _("output") if outputs else _("input")
+
+
+def _memory_name(what: str) -> str:
+    """A model's "work" / "weight" memory, named in the learner's language."""
+    return _("work memory") if what == "work" else _("weight memory")
 
 
 def _family(soc: str) -> str:
@@ -102,11 +113,12 @@ class Models:
     def buffer(self, handle: int, call: str) -> DataBuffer:
         b = self.buffers.get(handle)
         if b is None:
+            text = (_("{call}: dataBuffer {handle} is NULL. Use the handle "
+                      "acl.create_data_buffer returned.") if handle == 0 else
+                    _("{call}: dataBuffer {handle} is not a live aclDataBuffer (destroyed, or "
+                      "never created). Use the handle acl.create_data_buffer returned."))
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: dataBuffer 0x{handle:x} is "
-                           + ("NULL" if handle == 0 else "not a live aclDataBuffer (destroyed, "
-                              "or never created)")
-                           + ". Use the handle acl.create_data_buffer returned.")
+                           text.format(call=call, handle=f"0x{handle:x}"))
         return b
 
     def destroy_buffer(self, handle: int) -> None:
@@ -126,11 +138,12 @@ class Models:
     def dataset(self, handle: int, call: str, what: str = "dataset") -> Dataset:
         d = self.datasets.get(handle)
         if d is None:
+            text = (_("{call}: {what} {handle} is NULL. Create one with "
+                      "acl.mdl.create_dataset().") if handle == 0 else
+                    _("{call}: {what} {handle} is not a live aclmdlDataset (destroyed, or never "
+                      "created). Create one with acl.mdl.create_dataset()."))
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: {what} 0x{handle:x} is "
-                           + ("NULL" if handle == 0 else "not a live aclmdlDataset (destroyed, "
-                              "or never created)")
-                           + ". Create one with acl.mdl.create_dataset().")
+                           text.format(call=call, what=what, handle=f"0x{handle:x}"))
         return d
 
     def add_buffer(self, ds: int, buf: int) -> int:
@@ -153,14 +166,17 @@ class Models:
     def desc(self, handle: int, call: str, filled: bool = True) -> Desc:
         d = self.descs.get(handle)
         if d is None:
+            text = (_("{call}: modelDesc {handle} is NULL. Create one with "
+                      "acl.mdl.create_desc().") if handle == 0 else
+                    _("{call}: modelDesc {handle} is not a live aclmdlDesc. Create one with "
+                      "acl.mdl.create_desc()."))
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: modelDesc 0x{handle:x} is "
-                           + ("NULL" if handle == 0 else "not a live aclmdlDesc")
-                           + ". Create one with acl.mdl.create_desc().")
+                           text.format(call=call, handle=f"0x{handle:x}"))
         if filled and d.model is None:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: modelDesc 0x{handle:x} is empty. Fill it first with "
-                           f"acl.mdl.get_desc(desc, model_id).")
+                           _("{call}: modelDesc {handle} is empty. Fill it first with "
+                             "acl.mdl.get_desc(desc, model_id).").format(
+                               call=call, handle=f"0x{handle:x}"))
         return d
 
     def get_desc(self, handle: int, model_id: int) -> None:
@@ -176,9 +192,10 @@ class Models:
         items = m.outputs if outputs else m.inputs
         if not 0 <= index < len(items):
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: index {index} is out of range; the model has "
-                           f"{len(items)} {'output' if outputs else 'input'}(s), indices 0.."
-                           f"{len(items) - 1}.")
+                           _("{call}: index {index} is out of range; the model has {count} "
+                             "{kind}(s), indices 0..{last}.").format(
+                               call=call, index=index, count=len(items), kind=io_name(outputs),
+                               last=len(items) - 1))
         return items[index]
 
     # ----- reading models --------------------------------------------------------------------
@@ -188,37 +205,43 @@ class Models:
             raise TypeError(f"{call}: modelPath must be a str, not {type(path).__name__}")
         if not os.path.isfile(path) or os.path.getsize(path) == 0:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
-                           f"{call}: model file {os.fspath(path)!r} does not exist or is empty. "
-                           f"Check the path (relative to the working directory "
-                           f"{os.path.basename(os.getcwd())!r}) and convert the model with "
-                           f"`acl-lab atc` first.")
+                           _("{call}: model file {path} does not exist or is empty. Check the "
+                             "path (relative to the working directory {cwd}) and convert the "
+                             "model with `acl-lab atc` first.").format(
+                               call=call, path=repr(os.fspath(path)),
+                               cwd=repr(os.path.basename(os.getcwd()))))
         with open(path, "rb") as f:
             data = f.read(len(om.MAGIC))
             if data == om.MAGIC:            # only an .om is read whole
                 data += f.read()
-        return Models._parse(data, call, repr(os.fspath(path)))
+        return Models._parse(data, call, path=os.fspath(path))
 
     def read_mem(self, ptr: int, size: int, call: str) -> om.OfflineModel:
         if ptr == 0:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID,
-                           f"{call}: model is NULL. Pass the address of the .om bytes "
-                           f"(e.g. acl.util.bytes_to_ptr(data)).")
+                           _("{call}: model is NULL. Pass the address of the .om bytes (e.g. "
+                             "acl.util.bytes_to_ptr(data)).").format(call=call))
         if size == 0:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                           f"{call}: modelSize is 0. Pass the size of the .om bytes.")
+                           _("{call}: modelSize is 0. Pass the size of the .om bytes.").format(
+                               call=call))
         try:
             a = self.rt.memory.resolve(ptr, size, "model", call)
         except SimError as e:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
-        return self._parse(a.view(ptr - a.ptr, size).tobytes(), call, f"at 0x{ptr:x}")
+        return self._parse(a.view(ptr - a.ptr, size).tobytes(), call, addr=ptr)
 
     @staticmethod
-    def _parse(data: bytes, call: str, where: str) -> om.OfflineModel:
+    def _parse(data: bytes, call: str, path: str = "", addr: int = 0) -> om.OfflineModel:
+        """The model in ``data``, read from the file ``path`` or from memory at ``addr``."""
         try:
             return om.parse(data)
         except om.NotAnOm as e:
+            text = (_("{call}: the model at {addr} is not an offline model: {reason}.") if addr
+                    else _("{call}: the model {path} is not an offline model: {reason}."))
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                           f"{call}: the model {where} is not an offline model: {e}.") from None
+                           text.format(call=call, addr=f"0x{addr:x}", path=repr(path),
+                                       reason=e)) from None
 
     # ----- load / unload -------------------------------------------------------------------
     def load(self, m: om.OfflineModel, call: str, work: tuple | None = None,
@@ -229,8 +252,9 @@ class Models:
         soc = self.rt.profile.soc_name
         if _family(m.soc_version) != _family(soc):
             raise SimError(C.ACL_ERROR_GE_LOAD_MODEL,
-                           f"{call}: the model was built for {m.soc_version}, but this device is "
-                           f"{soc}. Convert it again with --soc_version={soc}.")
+                           _("{call}: the model was built for {built}, but this device is {soc}. "
+                             "Convert it again with --soc_version={soc}.").format(
+                               call=call, built=m.soc_version, soc=soc))
         user = [self._user_memory(call, what, given, need)
                 for what, given, need in (("work", work, m.work_size),
                                           ("weight", weight, m.weight_size))]
@@ -243,9 +267,10 @@ class Models:
                     taken.append(a)
         except SimError as e:
             for a in taken:
-                self.rt.memory.release(a, f"{call} failed")
+                self.rt.memory.release(a, _("{call} failed").format(call=call))
             raise SimError(C.ACL_ERROR_GE_MEMORY_ALLOCATION,
-                           f"{call}: no device memory for the model ({e.message})") from None
+                           _("{call}: no device memory for the model ({reason})").format(
+                               call=call, reason=e.message)) from None
         it = iter(taken)
         work_a, weight_a = (p if p is not None else next(it) for p in user)
         self._next_id += 1
@@ -260,27 +285,32 @@ class Models:
         ptr, size = given
         if size < need:
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
-                           f"{call}: {what}Size is {size} B, but the model needs {need} B of "
-                           f"{what} memory. Ask acl.mdl.query_size(path) and allocate that much.")
+                           _("{call}: {param} is {size} B, but the model needs {need} B of "
+                             "{memory}. Ask acl.mdl.query_size(path) and allocate that "
+                             "much.").format(call=call, param=f"{what}Size", size=size,
+                                             need=need, memory=_memory_name(what)))
         try:
             a = self.rt.memory.resolve(ptr, need, f"{what}Ptr", call)
         except SimError as e:
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
         if a.location != "device":
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
-                           f"{call}: {what}Ptr 0x{ptr:x} is {a.describe()}: host memory. Model "
-                           f"{what} memory must be device memory from acl.rt.malloc.")
+                           _("{call}: {param} {ptr} is {block}: host memory. Model {memory} must "
+                             "be device memory from acl.rt.malloc.").format(
+                               call=call, param=f"{what}Ptr", ptr=f"0x{ptr:x}",
+                               block=a.describe(), memory=_memory_name(what)))
         return a
 
     def model(self, model_id: int, call: str) -> LoadedModel:
         lm = self.loaded.get(model_id)
         if lm is None:
+            text = (_("{call}: model {model_id} was already unloaded. Use the model_id a "
+                      "successful acl.mdl.load_* returned, and unload each model exactly "
+                      "once.") if model_id in self.unloaded else
+                    _("{call}: model {model_id} was never loaded. Use the model_id a successful "
+                      "acl.mdl.load_* returned, and unload each model exactly once."))
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ID_INVALID,
-                           f"{call}: model {model_id} "
-                           + ("was already unloaded" if model_id in self.unloaded
-                              else "was never loaded")
-                           + ". Use the model_id a successful acl.mdl.load_* returned, and unload "
-                             "each model exactly once.")
+                           text.format(call=call, model_id=model_id))
         return lm
 
     def unload(self, model_id: int, why: str = "aclmdlUnload") -> None:
@@ -293,14 +323,15 @@ class Models:
         del self.loaded[model_id]
         self.unloaded.add(model_id)
         for a in lm.acl_parts:
-            self.rt.memory.release(a, f"released by {why}({model_id})")
+            self.rt.memory.release(a, _("released by {call}").format(call=f"{why}({model_id})"))
 
     def drop_device(self, device: int, call: str) -> None:
         """A device is reset: its models are unloaded with it (and said so)."""
         gone = [i for i, lm in self.loaded.items() if lm.device == device]
         if gone:
-            self.rt.report(f"{call}({device}): model(s) {gone} never unloaded; unloaded now. "
-                           f"Call acl.mdl.unload(model_id) before resetting the device.")
+            self.rt.report(_("{call}({device}): model(s) {models} never unloaded; unloaded now. "
+                             "Call acl.mdl.unload(model_id) before resetting the device.").format(
+                                 call=call, device=device, models=gone))
         for i in gone:
             self.unload(i, call)
 
@@ -314,10 +345,11 @@ class Models:
         for what, a in (("work", lm.work), ("weight", lm.weight)):
             if live.get(a.ptr) is not a:
                 raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
-                               f"{call}: model {model_id}'s {what} memory 0x{a.ptr:x} was freed "
-                               f"while the model is loaded. Memory passed to "
-                               f"load_from_file_with_mem must stay allocated until "
-                               f"acl.mdl.unload; nothing ran.")
+                               _("{call}: model {model_id}'s {memory} {ptr} was freed while the "
+                                 "model is loaded. Memory passed to load_from_file_with_mem must "
+                                 "stay allocated until acl.mdl.unload; nothing ran.").format(
+                                   call=call, model_id=model_id, memory=_memory_name(what),
+                                   ptr=f"0x{a.ptr:x}"))
         in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
         out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
         if stream is None:
@@ -328,11 +360,14 @@ class Models:
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
+        word = io_name(kind == "output")
         if len(ds.buffers) != len(descs):
             raise SimError(C.ACL_ERROR_GE_FAILURE,
-                           f"{call}: the {kind} dataset holds {len(ds.buffers)} buffer(s), but "
-                           f"the model has {len(descs)} {kind}(s). Add exactly one data buffer "
-                           f"per {kind}, in index order (acl.mdl.get_num_{kind}s(desc)).")
+                           _("{call}: the {kind} dataset holds {count} buffer(s), but the model "
+                             "has {need} {kind}(s). Add exactly one data buffer per {kind}, in "
+                             "index order ({getter}).").format(
+                               call=call, kind=word, count=len(ds.buffers), need=len(descs),
+                               getter=f"acl.mdl.get_num_{kind}s(desc)"))
         places = []
         for i, (h, d) in enumerate(zip(ds.buffers, descs)):
             b = self.buffer(h, call)
@@ -341,20 +376,25 @@ class Models:
                 continue
             if b.size + IO_SLACK < d.size:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
-                               f"{call}: {kind} {i} ({d.name}) buffer is {b.size} B, but the model "
-                               f"needs {d.size} B (dims {list(d.dims)}, "
-                               f"{C.DATA_TYPE_NAMES.get(d.dtype)}). Size it with "
-                               f"acl.mdl.get_{kind}_size_by_index(desc, {i}).")
+                               _("{call}: {kind} {index} ({name}) buffer is {size} B, but the "
+                                 "model needs {need} B (dims {dims}, {dtype}). Size it with "
+                                 "{getter}.").format(
+                                   call=call, kind=word, index=i, name=d.name, size=b.size,
+                                   need=d.size, dims=list(d.dims),
+                                   dtype=C.DATA_TYPE_NAMES.get(d.dtype),
+                                   getter=f"acl.mdl.get_{kind}_size_by_index(desc, {i})"))
             try:
-                a = self.rt.memory.resolve(b.addr, d.size, f"{kind} {i}", call)
+                a = self.rt.memory.resolve(b.addr, d.size, f"{word} {i}", call)
             except SimError as e:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
             if a.location != "device" or a.device != device:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
-                               f"{call}: {kind} {i} ({d.name}) is at 0x{b.addr:x}, "
-                               f"{a.describe()} — not memory of device {device}. The model "
-                               f"reads and writes device memory: allocate with acl.rt.malloc "
-                               f"and copy host data in with acl.rt.memcpy.")
+                               _("{call}: {kind} {index} ({name}) is at {addr}, {block} — not "
+                                 "memory of device {device}. The model reads and writes device "
+                                 "memory: allocate with acl.rt.malloc and copy host data in with "
+                                 "acl.rt.memcpy.").format(
+                                   call=call, kind=word, index=i, name=d.name,
+                                   addr=f"0x{b.addr:x}", block=a.describe(), device=device))
             places.append((a, b.addr - a.ptr, d, b))
         return places
 

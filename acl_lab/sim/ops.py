@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import constants as C
+from ..i18n import _
 from .simerror import SimError
 from .streams import Task
 
@@ -44,7 +45,9 @@ class Tensor:
         return np.dtype(NUMPY_DTYPES[self.dtype])
 
     def describe(self) -> str:
-        return f"tensor 0x{self.handle:x} {list(self.shape)} {_dt(self.dtype)} at 0x{self.ptr:x}"
+        return _("tensor {handle} {shape} {dtype} at {ptr}").format(
+            handle=f"0x{self.handle:x}", shape=list(self.shape), dtype=_dt(self.dtype),
+            ptr=f"0x{self.ptr:x}")
 
 
 @dataclass(eq=False)
@@ -72,19 +75,22 @@ class Operators:
         call = "aclCreateTensor"
         shape, strides, storage = tuple(shape), tuple(strides), tuple(storage_shape)
         if ptr == 0 and any(shape):
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{call}: the device address is NULL.")
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: the device address is NULL.").format(call=call))
         if dtype not in NUMPY_DTYPES:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: data type {_dt(dtype)} is not supported by the simulator's "
-                           f"operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...")
+                           _("{call}: data type {dtype} is not supported by the simulator's "
+                             "operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...").format(
+                               call=call, dtype=_dt(dtype)))
         # aclCreateTensor's documentation: view dims, strides, offset and storage dims "do not
         # support negative values"; a view walking backwards would leave its buffer.
         if len(strides) != len(shape) or min(shape + strides + storage, default=0) < 0 \
                 or offset < 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: shape {list(shape)} needs one stride per dimension (got "
-                           f"{list(strides)}); dimensions, strides and offset must not be "
-                           f"negative (a reversed view is not an aclTensor).")
+                           _("{call}: shape {shape} needs one stride per dimension (got "
+                             "{strides}); dimensions, strides and offset must not be negative "
+                             "(a reversed view is not an aclTensor).").format(
+                               call=call, shape=list(shape), strides=list(strides)))
         t = Tensor(self._handle(TENSOR_BASE), shape, dtype, strides, offset, fmt, storage, ptr)
         self.tensors[t.handle] = t
         return t.handle
@@ -92,7 +98,8 @@ class Operators:
     def create_scalar(self, value, dtype) -> int:
         if dtype not in NUMPY_DTYPES:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"aclCreateScalar: data type {_dt(dtype)} is not supported.")
+                           _("{call}: data type {dtype} is not supported.").format(
+                               call="aclCreateScalar", dtype=_dt(dtype)))
         h = self._handle(SCALAR_BASE)
         self.scalars[h] = (NUMPY_DTYPES[dtype](value).item(), dtype)
         return h
@@ -100,20 +107,25 @@ class Operators:
     def destroy(self, table: dict, handle: int, call: str) -> None:
         if handle not in table:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: 0x{handle:x} is not a live object of this kind.")
+                           _("{call}: {handle} is not a live object of this kind.").format(
+                               call=call, handle=f"0x{handle:x}"))
         del table[handle]
 
     def _tensor(self, handle: int, name: str, call: str) -> Tensor:
         t = self.tensors.get(handle)
         if t is None:
             raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           f"{call}: {name} 0x{handle:x} is not a tensor from aclCreateTensor.")
+                           _("{call}: {name} {handle} is not a tensor from "
+                             "aclCreateTensor.").format(call=call, name=name,
+                                                        handle=f"0x{handle:x}"))
         return t
 
     def _scalar(self, handle: int, name: str, call: str) -> float:
         if handle not in self.scalars:
             raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           f"{call}: {name} 0x{handle:x} is not a scalar from aclCreateScalar.")
+                           _("{call}: {name} {handle} is not a scalar from "
+                             "aclCreateScalar.").format(call=call, name=name,
+                                                        handle=f"0x{handle:x}"))
         return self.scalars[handle][0]
 
     def _storage(self, t: Tensor, name: str, call: str):
@@ -123,8 +135,10 @@ class Operators:
         last = t.offset + sum((n - 1) * s for n, s in zip(t.shape, t.strides))
         if last + 1 > math.prod(t.storage_shape or (0,)):
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                           f"{call}: {name} ({t.describe()}) reaches element {last}, beyond its "
-                           f"storage shape {list(t.storage_shape)}.")
+                           _("{call}: {name} ({tensor}) reaches element {last}, beyond its "
+                             "storage shape {storage}.").format(
+                               call=call, name=name, tensor=t.describe(), last=last,
+                               storage=list(t.storage_shape)))
         span = (last + 1) * t.np_dtype.itemsize
         try:
             a = self.rt.memory.resolve(t.ptr, span, name, call)
@@ -132,8 +146,9 @@ class Operators:
             raise SimError(C.ACLNN_ERR_PARAM_INVALID, e.message) from None
         if a.location != "device":
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                           f"{call}: {name} lives in host memory ({a.describe()}); operators "
-                           f"read and write device memory (aclrtMalloc).")
+                           _("{call}: {name} lives in host memory ({block}); operators read and "
+                             "write device memory (aclrtMalloc).").format(
+                               call=call, name=name, block=a.describe()))
         return a, span
 
     # ----- phase one ------------------------------------------------------------------------
@@ -143,8 +158,9 @@ class Operators:
         for n, t in ts.items():
             if t.dtype not in ARITHMETIC:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                               f"{call}: {n} has data type {_dt(t.dtype)}, which {op} does not "
-                               f"support.")
+                               _("{call}: {name} has data type {dtype}, which {op} does not "
+                                 "support.").format(call=call, name=n, dtype=_dt(t.dtype),
+                                                    op=op))
             self._storage(t, n, call)
         out = ts[out_name]
         ins = [t for n, t in ts.items() if n != out_name]
@@ -152,18 +168,20 @@ class Operators:
             shape = np.broadcast_shapes(*(t.shape for t in ins))
         except ValueError:
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                           f"{call}: shapes " + ", ".join(str(list(t.shape)) for t in ins)
-                           + " do not broadcast.") from None
+                           _("{call}: shapes {shapes} do not broadcast.").format(
+                               call=call, shapes=", ".join(str(list(t.shape)) for t in ins))
+                           ) from None
         if op != "InplaceCopy" and shape != out.shape or op == "InplaceCopy" and \
                 np.broadcast_shapes(shape, out.shape) != out.shape:
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                           f"{call}: the output has shape {list(out.shape)} but the inputs "
-                           f"broadcast to {list(shape)}. Create the output with that shape.")
+                           _("{call}: the output has shape {out} but the inputs broadcast to "
+                             "{shape}. Create the output with that shape.").format(
+                               call=call, out=list(out.shape), shape=list(shape)))
         result = np.result_type(*(t.np_dtype for t in ins))
         if not np.can_cast(result, out.np_dtype, "same_kind"):
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
-                           f"{call}: the result type {result} cannot be cast to the output's "
-                           f"{_dt(out.dtype)}.")
+                           _("{call}: the result type {result} cannot be cast to the output's "
+                             "{dtype}.").format(call=call, result=result, dtype=_dt(out.dtype)))
         self._work_fits(out, ins, call)
         ex = Executor(self._handle(EXECUTOR_BASE), op, tuple(ins) + tuple(xs.values()), out)
         self.executors[ex.handle] = ex
@@ -175,12 +193,13 @@ class Operators:
         ex = self.executors.get(executor)
         if ex is None or ex.op != op:
             raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           f"{call}: executor 0x{executor:x} is not a live executor of {call}"
-                           f"GetWorkspaceSize. An executor runs once: call {call}"
-                           f"GetWorkspaceSize again for every launch (or capture the launch "
-                           f"and replay the model).")
+                           _("{call}: executor {executor} is not a live executor of {phase1}. "
+                             "An executor runs once: call {phase1} again for every launch (or "
+                             "capture the launch and replay the model).").format(
+                               call=call, executor=f"0x{executor:x}",
+                               phase1=f"{call}GetWorkspaceSize"))
         tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
-        places = [self._storage(t, "tensor", call) for t in tensors]
+        places = [self._storage(t, _("tensor"), call) for t in tensors]
         self._work_fits(ex.out, tensors[:-1], call)
         nbytes = sum(span for _, span in places)
         task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
@@ -197,7 +216,8 @@ class Operators:
         elements = math.prod(out.shape)
         per_element = sum(t.np_dtype.itemsize for t in ins) + 2 * np.dtype(np.float64).itemsize
         self.rt.memory.ram.need(elements * per_element, call,
-                                f"computing {elements:,} elements of {out.describe()}")
+                                _("computing {count} elements of {tensor}").format(
+                                    count=f"{elements:,}", tensor=out.describe()))
 
     @staticmethod
     def _array(t: Tensor, place) -> np.ndarray:

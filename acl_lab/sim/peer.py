@@ -10,6 +10,7 @@ memory runs once the current device has enabled access to the other one.
 from __future__ import annotations
 
 from .. import constants as C
+from ..i18n import _
 from .simerror import SimError
 
 
@@ -23,12 +24,14 @@ class PeerAccess:
         self.rt.check_device_id(peer, call)
         if device == peer:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: deviceId {device} cannot be equal to peerDeviceId {peer}; "
-                           f"peer access is between two different devices.")
+                           _("{call}: deviceId {device} cannot be equal to peerDeviceId {peer}; "
+                             "peer access is between two different devices.").format(
+                               call=call, device=device, peer=peer))
         if self.rt.profile.run_mode != C.ACL_HOST:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                           f"{call}: this {self.rt.profile.soc_name} board runs in ACL_DEVICE "
-                           f"mode, where peer access between devices is not supported.")
+                           _("{call}: this {soc} board runs in ACL_DEVICE mode, where peer "
+                             "access between devices is not supported.").format(
+                               call=call, soc=self.rt.profile.soc_name))
 
     def can_access(self, device: int, peer: int) -> int:
         call = "aclrtDeviceCanAccessPeer"
@@ -40,7 +43,8 @@ class PeerAccess:
         call = "aclrtDeviceEnablePeerAccess"
         if flags != 0:
             raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED,
-                           f"{call}: flags={flags} is reserved and must be 0.")
+                           _("{call}: flags={flags} is reserved and must be 0.").format(
+                               call=call, flags=flags))
         device = self.rt.require_ctx(call).device
         self._pair(device, peer, call)
         self.enabled.add((device, peer))
@@ -66,9 +70,9 @@ class PeerAccess:
         if other is not None and (me, other) in self.enabled:
             return
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: source is on device {src.device}, destination on device "
-                       f"{dst.device}, and peer access is not enabled for this thread's device "
-                       f"({me}). Check acl.rt.device_can_access_peer({src.device}, "
-                       f"{dst.device}), then on the current device call "
-                       f"acl.rt.device_enable_peer_access(<the other device>, 0); or stage the "
-                       f"data through host memory.")
+                       _("{call}: source is on device {src}, destination on device {dst}, and "
+                         "peer access is not enabled for this thread's device ({me}). Check "
+                         "acl.rt.device_can_access_peer({src}, {dst}), then on the current "
+                         "device call acl.rt.device_enable_peer_access(<the other device>, 0); "
+                         "or stage the data through host memory.").format(
+                           call=call, src=src.device, dst=dst.device, me=me))

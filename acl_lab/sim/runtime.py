@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import constants as C, threads
 from .capture import CaptureManager
+from ..i18n import _
 from ..memory_rules import c_name
 from .memory import Allocation, Memory
 from .model import Models
@@ -71,7 +72,7 @@ class Runtime:
 
     @property
     def current_ctx(self) -> Context | None:
-        ctx = getattr(self._local, "ctx", None)
+        ctx = self._local.get("ctx")
         return ctx if ctx is not None and ctx.handle in self.contexts else None
 
     @current_ctx.setter
@@ -80,7 +81,7 @@ class Runtime:
 
     @property
     def last_error(self) -> str:
-        return getattr(self._local, "error", "")
+        return self._local.get("error", "")
 
     @last_error.setter
     def last_error(self, text: str) -> None:
@@ -89,7 +90,7 @@ class Runtime:
     @property
     def last_code(self) -> int:
         """This thread's last failure code (aclrtPeekAtLastError / aclrtGetLastError)."""
-        return getattr(self._local, "code", C.ACL_SUCCESS)
+        return self._local.get("code", C.ACL_SUCCESS)
 
     @last_code.setter
     def last_code(self, code: int) -> None:
@@ -106,52 +107,58 @@ class Runtime:
     def init(self) -> None:
         if self.initialized:
             raise SimError(C.ACL_ERROR_REPEAT_INITIALIZE,
-                           "aclInit: AscendCL is already initialized in this process. Call it "
-                           "once; the return value ACL_ERROR_REPEAT_INITIALIZE is harmless.")
+                           _("{call}: AscendCL is already initialized in this process. Call it "
+                             "once; the return value ACL_ERROR_REPEAT_INITIALIZE is "
+                             "harmless.").format(call="aclInit"))
         self.initialized, self.finalized = True, False
 
     def finalize(self) -> None:
         if self.finalized:   # a first aclFinalize succeeds even without aclInit, as in ACL
             raise SimError(C.ACL_ERROR_REPEAT_FINALIZE,
-                           "aclFinalize: AscendCL was already finalized. Call it once, at "
-                           "the very end.")
+                           _("{call}: AscendCL was already finalized. Call it once, at the very "
+                             "end.").format(call="aclFinalize"))
         for dev in list(self.devices.values()):
             if dev.refs:
-                self.report(f"aclFinalize: device {dev.id} was still set; resetting it. "
-                            f"Call acl.rt.reset_device({dev.id}) before acl.finalize().")
+                self.report(_("{call}: device {device} was still set; resetting it. Call "
+                              "acl.rt.reset_device({device}) before acl.finalize().").format(
+                                  call="aclFinalize", device=dev.id))
                 dev.refs = 0
                 self._close_device(dev, "aclFinalize")
         leaked = self.memory.live(apis={"malloc_host"})
         if leaked:
-            self.report(f"aclFinalize: {len(leaked)} host allocation(s) never freed: "
-                        + ", ".join(a.describe() for a in leaked[:5])
-                        + ". Release them with acl.rt.free_host().")
+            self.report(_("{call}: {count} host allocation(s) never freed: {blocks}. Release "
+                          "them with acl.rt.free_host().").format(
+                              call="aclFinalize", count=len(leaked),
+                              blocks=", ".join(a.describe() for a in leaked[:5])))
             for a in leaked:
-                self.memory.release(a, "released by aclFinalize")
+                self.memory.release(a, _("released by {call}").format(call="aclFinalize"))
         self.initialized, self.finalized = False, True
 
     # ----- configuration (dump) ---------------------------------------------------------
     def configure(self, call: str, validate=lambda: None) -> None:
-        """aclmdlInitDump / SetDump / FinalizeDump: the dump state machine, and rule 20 of the
-        capture seed (configuration during capture may fail or not take effect: refused)."""
+        """aclmdlInitDump / SetDump / FinalizeDump: the dump state machine, and rule 20
+        (docs/rules.md#rule-20: configuration during capture may not work: refused)."""
         if not self.initialized:
             raise SimError(C.ACL_ERROR_UNINITIALIZE,
-                           f"{call}: AscendCL is not initialized; dump configuration needs "
-                           f"acl.init() first.")
+                           _("{call}: AscendCL is not initialized; dump configuration needs "
+                             "acl.init() first.").format(call=call))
         if self.capture.active:
             stream = next(iter(self.capture.active))
             raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-                           f"{call}: stream 0x{stream:x} is capturing. Configuration calls "
-                           f"(profiling, dump, overflow detection) during capture may fail or "
-                           f"not apply to the captured model; the simulator refuses them. "
-                           f"Configure before aclmdlRICaptureBegin or after capture end.")
+                           _("{call}: stream {stream} is capturing. Configuration calls "
+                             "(profiling, dump, overflow detection) during capture may fail or "
+                             "not apply to the captured model; the simulator refuses them. "
+                             "Configure before aclmdlRICaptureBegin or after capture "
+                             "end.").format(call=call, stream=f"0x{stream:x}"))
         state = self.dump_state
         if call == "aclmdlInitDump" and state != "off":
             raise SimError(C.ACL_ERROR_DUMP_ALREADY_RUN,
-                           f"{call}: dump is already initialized. Call aclmdlFinalizeDump first.")
+                           _("{call}: dump is already initialized. Call aclmdlFinalizeDump "
+                             "first.").format(call=call))
         if call != "aclmdlInitDump" and state == "off":
             raise SimError(C.ACL_ERROR_DUMP_NOT_RUN,
-                           f"{call}: dump is not initialized. Call aclmdlInitDump first.")
+                           _("{call}: dump is not initialized. Call aclmdlInitDump "
+                             "first.").format(call=call))
         validate()
         self.dump_state = {"aclmdlInitDump": "initialized", "aclmdlSetDump": "set",
                            "aclmdlFinalizeDump": "off"}[call]
@@ -160,9 +167,10 @@ class Runtime:
     def check_device_id(self, device: int, call: str) -> None:
         if not 0 <= device < self.profile.device_count:
             raise SimError(C.ACL_ERROR_RT_INVALID_DEVICEID,
-                           f"{call}: device {device} does not exist; this "
-                           f"{self.profile.soc_name} machine has devices 0.."
-                           f"{self.profile.device_count - 1} (acl.rt.get_device_count()).")
+                           _("{call}: device {device} does not exist; this {soc} machine has "
+                             "devices 0..{last} (acl.rt.get_device_count()).").format(
+                               call=call, device=device, soc=self.profile.soc_name,
+                               last=self.profile.device_count - 1))
 
     def set_device(self, device: int) -> None:
         self.check_device_id(device, "aclrtSetDevice")
@@ -179,8 +187,7 @@ class Runtime:
         dev = self.devices.get(device)
         if dev is None or dev.refs == 0:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
-                           f"aclrtResetDeviceForce: device {device} is not set in this process. "
-                           f"Reset only devices you opened with acl.rt.set_device({device}).")
+                           _not_set("aclrtResetDeviceForce", device))
         dev.refs = 0
         self._close_device(dev, "aclrtResetDeviceForce")
 
@@ -189,8 +196,7 @@ class Runtime:
         dev = self.devices.get(device)
         if dev is None or dev.refs == 0:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
-                           f"aclrtResetDevice: device {device} is not set in this process. "
-                           f"Reset only devices you opened with acl.rt.set_device({device}).")
+                           _not_set("aclrtResetDevice", device))
         dev.refs -= 1
         if dev.refs == 0:
             self._close_device(dev, "aclrtResetDevice")
@@ -202,22 +208,25 @@ class Runtime:
         ctxs = [c for c in self.contexts.values() if c.device == dev.id]
         explicit = [s for c in ctxs for s in c.streams]
         if explicit:
-            self.report(f"{call}({dev.id}): {len(explicit)} stream(s) never destroyed "
-                        f"({', '.join(hex(s) for s in explicit[:5])}); released now. Destroy "
-                        f"streams before resetting the device.")
+            self.report(_("{call}({device}): {count} stream(s) never destroyed ({streams}); "
+                          "released now. Destroy streams before resetting the device.").format(
+                              call=call, device=dev.id, count=len(explicit),
+                              streams=", ".join(hex(s) for s in explicit[:5])))
         leaked = [a for a in self.memory.live(device=dev.id) if not a.api.startswith("model_")]
         if leaked:
-            self.report(f"{call}({dev.id}): {len(leaked)} allocation(s) never freed: "
-                        + ", ".join(a.describe() for a in leaked[:5])
-                        + f"{' ...' if len(leaked) > 5 else ''}; released now. Free device "
-                        f"memory before resetting the device.")
+            blocks = ", ".join(a.describe() for a in leaked[:5]) + (" ..." if len(leaked) > 5
+                                                                      else "")
+            self.report(_("{call}({device}): {count} allocation(s) never freed: {blocks}; "
+                          "released now. Free device memory before resetting the "
+                          "device.").format(call=call, device=dev.id, count=len(leaked),
+                                            blocks=blocks))
         self.capture.drop(lambda m: m.device == dev.id)
         self.models.drop_device(dev.id, call)
         self.peer.forget(dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
-            self.memory.release(a, f"released by {call}({dev.id})")
+            self.memory.release(a, _("released by {call}").format(call=f"{call}({dev.id})"))
         dev.default_ctx = None
 
     # ----- contexts ----------------------------------------------------------------------
@@ -237,12 +246,14 @@ class Runtime:
         del self.contexts[ctx.handle]
 
     def require_ctx(self, call: str) -> Context:
+        """This thread's current context; ``call`` (a C name, or an allocator's
+        memory_rules key) names the caller if there is none."""
         ctx = self.current_ctx
         if ctx is None:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
-                           f"{call}: this thread has no current context. Call "
-                           f"acl.rt.set_device(0) (or acl.rt.set_context(ctx)) in this thread "
-                           f"first — the current context is per thread.")
+                           _("{call}: this thread has no current context. Call "
+                             "acl.rt.set_device(0) (or acl.rt.set_context(ctx)) in this thread "
+                             "first — the current context is per thread.").format(call=c_name(call)))
         return ctx
 
     def create_context(self, device: int) -> int:
@@ -256,27 +267,31 @@ class Runtime:
         return ctx.handle
 
     @staticmethod
-    def _live(table: dict, handle: int, what: str, hint: str, call: str):
+    def _live(table: dict, handle: int, refusal: str, call: str):
         """The live object ``handle`` names; NULL is an invalid parameter, anything else that
-        is not live a dead handle (the runtime's handle check)."""
+        is not live a dead handle (the runtime's handle check). ``refusal``: the message, with
+        {call} and {handle} fields."""
         obj = table.get(handle)
         if obj is None:
             raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
                            else C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a live {what}. {hint}")
+                           refusal.format(call=call, handle=f"0x{handle:x}"))
         return obj
 
     def context(self, handle: int, call: str) -> Context:
-        return self._live(self.contexts, handle, "context", "Use the handle "
-                          "acl.rt.create_context returned (or acl.rt.get_context()).", call)
+        return self._live(self.contexts, handle, _(
+            "{call}: {handle} is not a live context. Use the handle acl.rt.create_context "
+            "returned (or acl.rt.get_context())."), call)
 
     def destroy_context(self, handle: int) -> None:
         ctx = self.context(handle, "aclrtDestroyContext")
         if ctx.default:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
-                           f"aclrtDestroyContext: 0x{handle:x} is device {ctx.device}'s default "
-                           f"context, created by aclrtSetDevice. It cannot be destroyed; "
-                           f"acl.rt.reset_device({ctx.device}) releases it.")
+                           _("{call}: {handle} is device {device}'s default context, created by "
+                             "aclrtSetDevice. It cannot be destroyed; "
+                             "acl.rt.reset_device({device}) releases it.").format(
+                               call="aclrtDestroyContext", handle=f"0x{handle:x}",
+                               device=ctx.device))
         self._drop_context(ctx)
 
     def set_context(self, handle: int) -> None:
@@ -300,14 +315,16 @@ class Runtime:
         s = self.streams.get(handle)
         if s is None:
             raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           f"{call}: 0x{handle:x} is not a live stream. Use a handle from "
-                           f"acl.rt.create_stream() that has not been destroyed, or 0 for the "
-                           f"default stream.")
+                           _("{call}: {handle} is not a live stream. Use a handle from "
+                             "acl.rt.create_stream() that has not been destroyed, or 0 for the "
+                             "default stream.").format(call=call, handle=f"0x{handle:x}"))
         if s.device != ctx.device and not other_device_ok:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
-                           f"{call}: stream 0x{handle:x} belongs to device {s.device}, but this "
-                           f"thread's current context is on device {ctx.device}. Switch with "
-                           f"acl.rt.set_context() or use a stream of this device.")
+                           _("{call}: stream {stream} belongs to device {device}, but this "
+                             "thread's current context is on device {current}. Switch with "
+                             "acl.rt.set_context() or use a stream of this device.").format(
+                               call=call, stream=f"0x{handle:x}", device=s.device,
+                               current=ctx.device))
         return s
 
     def destroy_stream(self, handle: int, force: bool = False) -> None:
@@ -317,12 +334,14 @@ class Runtime:
         if handle == 0:
             if force:       # aclrtDestroyStreamForceImpl: ACL_REQUIRES_NOT_NULL(stream)
                 raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                               f"{call}: stream is NULL (0). The default stream cannot be "
-                               f"destroyed; acl.rt.reset_device releases it.")
+                               _("{call}: stream is NULL (0). The default stream cannot be "
+                                 "destroyed; acl.rt.reset_device releases it.").format(
+                                   call=call))
             self.require_ctx(call)
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           "aclrtDestroyStream: 0 is the default stream, created by "
-                           "aclrtSetDevice. It cannot be destroyed; aclrtResetDevice releases it.")
+                           _("{call}: 0 is the default stream, created by aclrtSetDevice. It "
+                             "cannot be destroyed; aclrtResetDevice releases it.").format(
+                               call="aclrtDestroyStream"))
         s = self.stream(handle, call)
         self._not_capturing(s, call)
         if force:
@@ -342,11 +361,11 @@ class Runtime:
     def _not_capturing(self, s: Stream, call: str) -> None:
         if s.capture is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
-                           f"{call}: stream 0x{s.handle:x} is capturing; its tasks are only "
-                           f"recorded, so there is nothing to wait for. Synchronizing or "
-                           f"querying a stream, event, device or context during capture is "
-                           f"illegal in every mode: end the capture first (the capture itself "
-                           f"is still valid).")
+                           _("{call}: stream {stream} is capturing; its tasks are only "
+                             "recorded, so there is nothing to wait for. Synchronizing or "
+                             "querying a stream, event, device or context during capture is "
+                             "illegal in every mode: end the capture first (the capture itself "
+                             "is still valid).").format(call=call, stream=f"0x{s.handle:x}"))
 
     def synchronize_stream(self, handle: int) -> None:
         # waiting on another device's stream is allowed (the runtime switches context for it)
@@ -373,8 +392,9 @@ class Runtime:
 
     def event(self, handle: int, call: str) -> Event:
         self.require_ctx(call)
-        return self._live(self.events, handle, "event", "Use a handle from "
-                          "acl.rt.create_event() that has not been destroyed.", call)
+        return self._live(self.events, handle, _(
+            "{call}: {handle} is not a live event. Use a handle from acl.rt.create_event() "
+            "that has not been destroyed."), call)
 
     def destroy_event(self, handle: int) -> None:
         e = self.event(handle, "aclrtDestroyEvent")
@@ -397,9 +417,10 @@ class Runtime:
             return
         if not (e.recorded or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"aclrtStreamWaitEvent: event 0x{handle:x} has never been recorded, so "
-                           f"there is nothing to wait for. Record it first (acl.rt.record_event) "
-                           f"on the stream whose work must come first, then wait on it.")
+                           _("{call}: event {event} has never been recorded, so there is "
+                             "nothing to wait for. Record it first (acl.rt.record_event) on the "
+                             "stream whose work must come first, then wait on it.").format(
+                               call="aclrtStreamWaitEvent", event=f"0x{handle:x}"))
         # an event from aclrtCreateEventExWithFlag not recorded yet lets the stream go on at
         # once (Event::WaitSendCheck); a SYNC / EXTERNAL one is waited for its next record on
         # hardware, which the simulator does not model: it goes on at once too
@@ -421,15 +442,18 @@ class Runtime:
         e = self.event(handle, call)
         if e.flags == C.ACL_EVENT_EXTERNAL:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                           f"{call}: event 0x{handle:x} is an ACL_EVENT_EXTERNAL event; it exists "
-                           f"to order a model against work outside it, and the host cannot wait "
-                           f"on it or time it. Use an event without that flag.")
+                           _("{call}: event {event} is an ACL_EVENT_EXTERNAL event; it exists to "
+                             "order a model against work outside it, and the host cannot wait "
+                             "on it or time it. Use an event without that flag.").format(
+                               call=call, event=f"0x{handle:x}"))
         cap = self.capture.event_capture(e)
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_EVENT_CAPTURED,
-                           f"{call}: event 0x{handle:x} was recorded inside the capture of stream "
-                           f"0x{cap.stream.handle:x}, which is still in progress; its record runs "
-                           f"only when the model runs. End the capture first.")
+                           _("{call}: event {event} was recorded inside the capture of stream "
+                             "{stream}, which is still in progress; its record runs only when "
+                             "the model runs. End the capture first.").format(
+                               call=call, event=f"0x{handle:x}",
+                               stream=f"0x{cap.stream.handle:x}"))
         return e
 
     def query_event(self, handle: int) -> int:
@@ -446,36 +470,37 @@ class Runtime:
         for e in (a, b):
             if e.stream is None:
                 raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
-                               f"{call}: event 0x{e.handle:x} was never recorded. Record both "
-                               f"events with acl.rt.record_event(event, stream) first.")
+                               _("{call}: event {event} was never recorded. Record both events "
+                                 "with acl.rt.record_event(event, stream) first.").format(
+                                   call=call, event=f"0x{e.handle:x}"))
             if e.ts_us > self.sched.now_us:
                 raise SimError(C.ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-                               f"{call}: event 0x{e.handle:x} has not completed yet. "
-                               f"Synchronize it (acl.rt.synchronize_event) before measuring.")
+                               _("{call}: event {event} has not completed yet. Synchronize it "
+                                 "(acl.rt.synchronize_event) before measuring.").format(
+                                   call=call, event=f"0x{e.handle:x}"))
         for e in (a, b):    # checked first, so a refused call runs no queued work
             self.sched.event_done(e)
         return (b.ts_us - a.ts_us) / 1000.0
 
     # ----- memory ------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, api: str) -> int:
-        self.memory.check_size(size, c_name(api))     # ACL checks the size before the context
-        ctx = self.require_ctx(c_name(api))
-        return self.memory.malloc(ctx.device, size, policy, api).ptr
+        self.memory.check_size(size, api)     # ACL checks the size before the context
+        return self.memory.place_device(self.require_ctx(api).device, size, policy, api).ptr
 
     def malloc_host(self, size: int) -> int:
-        self.memory.check_size(size, "aclrtMallocHost")
-        self.require_ctx("aclrtMallocHost")
+        self.memory.check_size(size, "malloc_host")
+        self.require_ctx("malloc_host")
         return self.memory.malloc_host(size).ptr
 
     def free(self, ptr: int, api: str) -> None:
         a = self.memory.check_free(ptr, api)
         self._finish_work_on(a)
-        self.memory.release(a, f"freed by {c_name(api)}")
+        self.memory.free(a, api)
 
     def _finish_work_on(self, a: Allocation) -> None:
         """Freeing waits for queued work that uses the block (it must not vanish under a copy
         in flight); other queued work stays queued. Any device's stream may use it."""
-        for s in self.all_streams():
+        for s in self.sched.queued_streams():
             last = next((t.seq for t in reversed(s.pending) if a in t.uses), None)
             if last is not None:
                 self.sched.wait_stream(s, last)
@@ -495,9 +520,10 @@ class Runtime:
         cap = self.capture.restricting(stream.device) if stream.default else None
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
-                           f"{call}: the default stream cannot be used while stream "
-                           f"0x{cap.stream.handle:x} is capturing. Use an explicit stream "
-                           f"(acl.rt.create_stream()).")
+                           _("{call}: the default stream cannot be used while stream {stream} "
+                             "is capturing. Use an explicit stream "
+                             "(acl.rt.create_stream()).").format(
+                               call=call, stream=f"0x{cap.stream.handle:x}"))
         return self.sched.issue(stream, task, self.profile.rates.launch_us)
 
     def before_blocking_call(self, call: str) -> None:
@@ -507,29 +533,32 @@ class Runtime:
         cap = self.capture.restricting(ctx.device) if ctx is not None else None
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-                           f"{call}: stream 0x{cap.stream.handle:x} is capturing in "
-                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, where synchronous calls "
-                           f"such as {call} are illegal. Use the async form on the "
-                           f"capturing stream, or switch this thread to RELAXED with "
-                           f"acl.mdl.ri_capture_thread_exchange_mode("
-                           f"ACL_MODEL_RI_CAPTURE_MODE_RELAXED) — then the call runs once, now, "
-                           f"and is not recorded.")
+                           _("{call}: stream {stream} is capturing in {mode} mode, where "
+                             "synchronous calls such as {call} are illegal. Use the async form "
+                             "on the capturing stream, or switch this thread to RELAXED with "
+                             "acl.mdl.ri_capture_thread_exchange_mode("
+                             "ACL_MODEL_RI_CAPTURE_MODE_RELAXED) — then the call runs once, "
+                             "now, and is not recorded.").format(
+                               call=call, stream=f"0x{cap.stream.handle:x}",
+                               mode=C.CAPTURE_MODE_NAMES[cap.mode]))
         self.sched.now_us += self.profile.rates.api_us
 
     def stream_sync_for_pageable(self, stream: Stream, call: str) -> None:
         """ACL turns an async copy with pageable memory into 'synchronize, then copy'."""
         if stream.capture is not None:
             raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
-                           f"{call}: an async copy in a capture touches pageable host memory "
-                           f"(a numpy array / bytes), which would need a stream synchronize. "
-                           f"Captured copies need pinned memory: allocate the host buffer with "
-                           f"acl.rt.malloc_host.")
+                           _("{call}: an async copy in a capture touches pageable host memory "
+                             "(a numpy array / bytes), which would need a stream synchronize. "
+                             "Captured copies need pinned memory: allocate the host buffer "
+                             "with acl.rt.malloc_host.").format(call=call))
         cap = self.capture.restricting(stream.device)
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
-                           f"{call}: stream 0x{cap.stream.handle:x} is capturing in "
-                           f"{C.CAPTURE_MODE_NAMES[cap.mode]} mode, and an async copy with "
-                           f"pageable host memory would block. Use acl.rt.malloc_host memory.")
+                           _("{call}: stream {stream} is capturing in {mode} mode, and an async "
+                             "copy with pageable host memory would block. Use "
+                             "acl.rt.malloc_host memory.").format(
+                               call=call, stream=f"0x{cap.stream.handle:x}",
+                               mode=C.CAPTURE_MODE_NAMES[cap.mode]))
         self.sched.wait_stream(stream)
 
     # ----- plain-data view -----------------------------------------------------------------
@@ -574,3 +603,8 @@ class Runtime:
                          for t in self.sched.timeline],
             "reports": list(self.reports),
         }
+
+
+def _not_set(call: str, device: int) -> str:
+    return _("{call}: device {device} is not set in this process. Reset only devices you "
+             "opened with acl.rt.set_device({device}).").format(call=call, device=device)

@@ -1,11 +1,6 @@
-"""SimError: how the simulator refuses a call (before it changes any state)."""
+"""SimError: how the simulator refuses a call (before it changes any state). It is the kit's
+one Refusal (acl_lab.errors), which the real-hardware guard raises too; the facade
+(sim/api.py) turns it into the return code."""
+from ..errors import Refusal as SimError
 
-
-class SimError(Exception):
-    """A rule was broken. ``code`` is the ACL error code the facade returns; ``message``
-    is what acl.get_recent_err_msg() tells the learner (rule, culprit, what to do)."""
-
-    def __init__(self, code: int, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+__all__ = ["SimError"]

@@ -1,14 +1,22 @@
 """Lazy byte storage: a pool's bytes cost host RAM only once they are touched.
 
 Each pool reserves its whole size as one anonymous, MAP_NORESERVE mapping (address space,
-not RAM) the first time any of its bytes is read or written. The pool is cut into chunks;
-a chunk is filled with deterministic garbage the first time it is touched, so fresh memory
-never reads as zeros and a 64 GiB device fits in a 2 GB pod. Every touched chunk counts
-against the host-RAM budget (hostram.py) before it is filled; a chunk a write covers
-completely is not filled first, and copying from untouched memory does not touch it.
+not RAM) the first time any of its bytes is read or written. The mapping is cut into chunks;
+a chunk is filled with deterministic garbage (a function of the pool offset) the first time
+it is touched, so fresh memory never reads as zeros and a 64 GiB device fits in a 2 GB pod.
+Every touched chunk counts against the host-RAM budget (hostram.py) before it is filled; a
+chunk a write covers completely is not filled first, and copying from untouched memory does
+not touch it.
+
+An allocation of BIG_BLOCK bytes or more gets a mapping of its own, starting at its first
+byte and advised to use huge pages, with 2 MiB chunks. Two such blocks then sit at the same
+offset within a 4 KiB page, whatever their simulated addresses: glibc's memmove falls into
+a slow loop when source and destination are 1..256 bytes apart modulo 4 KiB (the pool's
+64-byte placement makes exactly that), and huge pages make a first touch a few faults
+rather than one per 4 KiB. Simulated addresses do not change.
 
 Each step leaves the storage consistent, so an interrupt (KeyboardInterrupt) at any point
-loses nothing: the mapping appears in one assignment, and a chunk is marked and counted in
+loses nothing: a mapping appears in one assignment, and a chunk is marked and counted in
 one statement after it is filled.
 """
 from __future__ import annotations
@@ -20,9 +28,12 @@ import numpy as np
 
 from ..errors import SimulatorLimit
 from ..i18n import _
+from ..sorted_keys import SortedKeys
 from .hostram import HostRam, mib
 
 CHUNK = 64 * 1024
+BIG_BLOCK = 1 << 20          # allocations this big get their own mapping
+BIG_CHUNK = 2 << 20          # chunk of a big block: one huge page
 _MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)  # Linux value; Python 3.13+ names it
 _GARBAGE: np.ndarray | None = None
 _NONE = np.arange(0)
@@ -36,26 +47,39 @@ def garbage_chunk() -> np.ndarray:
     return _GARBAGE
 
 
+def fill_garbage(out: np.ndarray, offset: int, salt: int) -> None:
+    """Write into ``out`` the fresh garbage of pool bytes [offset, offset + len(out))."""
+    pattern, end = garbage_chunk(), offset + len(out)
+    for c in range(offset // CHUNK, -(-end // CHUNK)):
+        s, e = max(offset, c * CHUNK), min(end, (c + 1) * CHUNK)
+        np.bitwise_xor(pattern[s - c * CHUNK:e - c * CHUNK], np.uint8((c + salt) & 0xFF),
+                       out=out[s - offset:e - offset])
+
+
 class _Mapped(NamedTuple):
     map: mmap.mmap
     bytes: np.ndarray      # uint8 over the whole mapping
     touched: np.ndarray    # bool per chunk: holds real (garbage or written) bytes
 
 
-class LazyStorage:
-    """Bytes of one pool, addressed by offset from the pool's base."""
+class _LazyBytes:
+    """``size`` bytes in one lazy mapping, chunk by chunk; byte i is pool byte origin + i."""
 
-    def __init__(self, size: int, salt: int = 0, ram: HostRam | None = None):
-        self.size = size
-        self._salt = salt   # makes each pool's garbage differ (host vs device buffers)
-        self._ram = ram if ram is not None else HostRam(1 << 62, "no budget")
+    def __init__(self, size: int, salt: int, ram: HostRam, origin: int = 0, chunk: int = CHUNK,
+                 huge_pages: bool = False):
+        self.size, self._salt, self._ram, self._origin = size, salt, ram, origin
+        self._chunk, self._huge_pages = chunk, huge_pages
         self._m: _Mapped | None = None
         self.touched_chunks = 0
+
+    @property
+    def touched_bytes(self) -> int:
+        return self.touched_chunks * self._chunk
 
     def _mapped(self) -> _Mapped:
         m = self._m
         if m is None:
-            mapped = -(-self.size // CHUNK) * CHUNK
+            mapped = -(-self.size // self._chunk) * self._chunk
             flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE
             try:
                 raw = mmap.mmap(-1, mapped, flags=flags)
@@ -66,12 +90,17 @@ class LazyStorage:
                     "address-space limit (ulimit -v), or use a profile with smaller memory: "
                     "acl_lab.reset('310'). Nothing was changed.").format(
                         size=mib(mapped), reason=e)) from None
+            if self._huge_pages and hasattr(mmap, "MADV_HUGEPAGE"):
+                try:
+                    raw.madvise(mmap.MADV_HUGEPAGE)
+                except OSError:       # kernels without transparent huge pages
+                    pass
             m = self._m = _Mapped(raw, np.frombuffer(raw, dtype=np.uint8),
-                                  np.zeros(mapped // CHUNK, dtype=bool))
+                                  np.zeros(mapped // self._chunk, dtype=bool))
         return m
 
     def _span(self, offset: int, n: int) -> tuple[int, int]:
-        return offset // CHUNK, (offset + n - 1) // CHUNK + 1
+        return offset // self._chunk, (offset + n - 1) // self._chunk + 1
 
     def _fresh(self, lo: int, hi: int) -> np.ndarray:
         """Untouched chunk numbers in [lo, hi)."""
@@ -87,17 +116,15 @@ class LazyStorage:
         if n <= 0:
             return 0
         lo, hi = self._span(offset, n)
-        return len(self._fresh(lo, hi)) * CHUNK
-
-    def _garbage(self, c: int) -> np.ndarray:
-        return garbage_chunk() ^ np.uint8((c + self._salt) & 0xFF)
+        return len(self._fresh(lo, hi)) * self._chunk
 
     def _fill(self, m: _Mapped, chunks: np.ndarray) -> None:
         """Give untouched ``chunks`` their garbage, marking and counting each as it is done."""
+        ch = self._chunk
         for c in chunks.tolist():
-            m.bytes[c * CHUNK:(c + 1) * CHUNK] = self._garbage(c)
+            fill_garbage(m.bytes[c * ch:(c + 1) * ch], self._origin + c * ch, self._salt)
             m.touched[c], self.touched_chunks, self._ram.used = (
-                True, self.touched_chunks + 1, self._ram.used + CHUNK)
+                True, self.touched_chunks + 1, self._ram.used + ch)
 
     def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
         """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage."""
@@ -106,7 +133,7 @@ class LazyStorage:
             lo, hi = self._span(offset, n)
             fresh = self._fresh(lo, hi)
             if fresh.size:
-                self._ram.need(len(fresh) * CHUNK, call or "the simulator")
+                self._ram.need(len(fresh) * self._chunk, call or "the simulator")
                 self._fill(m, fresh)
         return m.bytes[offset:offset + n]
 
@@ -117,11 +144,12 @@ class LazyStorage:
         m = self._mapped()
         if n <= 0:
             return
+        ch = self._chunk
         lo, hi = self._span(offset, n)
         fresh = self._fresh(lo, hi)
         if fresh.size:
-            self._ram.need(len(fresh) * CHUNK, call or "the simulator")
-            edges = [c for c in (lo, hi - 1) if c * CHUNK < offset or (c + 1) * CHUNK > offset + n]
+            self._ram.need(len(fresh) * ch, call or "the simulator")
+            edges = [c for c in (lo, hi - 1) if c * ch < offset or (c + 1) * ch > offset + n]
             partial = np.zeros(fresh.size, bool)
             for c in edges:
                 partial |= fresh == c
@@ -130,7 +158,7 @@ class LazyStorage:
         writer(m.bytes[offset:offset + n])
         if fresh.size and covered.size:
             m.touched[covered], self.touched_chunks, self._ram.used = (
-                True, self.touched_chunks + covered.size, self._ram.used + covered.size * CHUNK)
+                True, self.touched_chunks + covered.size, self._ram.used + covered.size * ch)
 
     def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
         """Copy ``n`` bytes at ``offset`` into ``out`` without touching untouched chunks: their
@@ -144,13 +172,16 @@ class LazyStorage:
         if not fresh.size:
             out[:] = m.bytes[offset:offset + n]
             return
+        ch = self._chunk
         scratch = np.empty(n, np.uint8)
         is_fresh = np.zeros(hi - lo, bool)
         is_fresh[fresh - lo] = True
         for c in range(lo, hi):
-            s, e = max(offset, c * CHUNK), min(offset + n, (c + 1) * CHUNK)
-            scratch[s - offset:e - offset] = (self._garbage(c)[s - c * CHUNK:e - c * CHUNK]
-                                              if is_fresh[c - lo] else m.bytes[s:e])
+            s, e = max(offset, c * ch), min(offset + n, (c + 1) * ch)
+            if is_fresh[c - lo]:
+                fill_garbage(scratch[s - offset:e - offset], self._origin + s, self._salt)
+            else:
+                scratch[s - offset:e - offset] = m.bytes[s:e]
         out[:] = scratch
 
     def read_scratch(self, offset: int, n: int) -> int:
@@ -160,30 +191,27 @@ class LazyStorage:
         lo, hi = self._span(offset, n)
         return n if len(self._fresh(lo, hi)) else 0
 
-    def offset_of(self, array: np.ndarray) -> int | None:
-        """0 when ``array`` is this storage's own byte array (a ptr_to_numpy view's root)."""
-        return 0 if self._m is not None and array is self._m.bytes else None
-
-    def claim(self, offset: int, n: int) -> None:
-        """An allocation now owns [offset, offset+n): its whole chunks read as fresh."""
-        self.forget(offset, n)
+    def owns(self, array: np.ndarray) -> bool:
+        """Is ``array`` this mapping's own byte array (a ptr_to_numpy view's root)?"""
+        return self._m is not None and array is self._m.bytes
 
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""
         m = self._m
         if m is None:
             return
-        lo, hi = -(-offset // CHUNK), (offset + n) // CHUNK
+        ch = self._chunk
+        lo, hi = -(-offset // ch), (offset + n) // ch
         if hi > lo:
             gone = int(m.touched[lo:hi].sum())
             if gone:
-                m.map.madvise(mmap.MADV_DONTNEED, lo * CHUNK, (hi - lo) * CHUNK)
+                m.map.madvise(mmap.MADV_DONTNEED, lo * ch, (hi - lo) * ch)
                 m.touched[lo:hi], self.touched_chunks, self._ram.used = (
-                    False, self.touched_chunks - gone, self._ram.used - gone * CHUNK)
+                    False, self.touched_chunks - gone, self._ram.used - gone * ch)
 
     def release(self) -> None:
-        """The simulated process ends: give all RAM back now (not when the cycle collector
-        runs). Arrays still viewing it keep valid, zeroed address space."""
+        """Give all RAM back now (not when the cycle collector runs). Arrays still viewing
+        the mapping keep valid, zeroed address space."""
         if self._m is None:
             return
         raw, self._m = self._m.map, None     # drops our own numpy view of the mapping
@@ -194,6 +222,94 @@ class LazyStorage:
         except BufferError:     # a ptr_to_numpy view is alive: it keeps the (empty) mapping
             pass
 
+
+class LazyStorage:
+    """Bytes of one pool, addressed by offset from the pool's base: the pool's own lazy
+    mapping, and one for each big block (see the module's docstring)."""
+
+    def __init__(self, size: int, salt: int = 0, ram: HostRam | None = None):
+        self.size = size
+        self._salt = salt   # makes each pool's garbage differ (host vs device buffers)
+        self._ram = ram if ram is not None else HostRam(1 << 62, "no budget")
+        self._pool = _LazyBytes(size, salt, self._ram)
+        self._big: dict[int, _LazyBytes] = {}     # start -> the big block's own bytes
+        self._big_starts = SortedKeys()
+
+    def _at(self, offset: int, n: int) -> tuple[_LazyBytes, int]:
+        """The bytes holding [offset, offset+n), and the offset there. A range in a big block
+        stays inside it (the caller checked it against the allocation); anything else, as
+        queued work that outlived a free, is the pool's."""
+        if self._big:
+            start = self._big_starts.floor(offset)
+            block = self._big.get(start)
+            if block is not None and offset + max(n, 0) <= start + block.size:
+                return block, offset - start
+        return self._pool, offset
+
+    def claim(self, offset: int, n: int) -> None:
+        """An allocation now owns [offset, offset+n): it reads as fresh."""
+        self.forget(offset, n)
+        if n >= BIG_BLOCK:
+            block = _LazyBytes(n, self._salt, self._ram, origin=offset, chunk=BIG_CHUNK,
+                               huge_pages=True)
+            try:
+                self._big[offset] = block
+                self._big_starts.add(offset)
+            except BaseException:     # interrupted (Ctrl-C): not registered
+                self._big.pop(offset, None)
+                self._big_starts = SortedKeys(self._big)
+                raise
+
+    def forget(self, offset: int, n: int) -> None:
+        """The allocation at [offset, offset+n) is gone: its RAM goes back, it reads as fresh."""
+        block = self._big.get(offset)
+        if block is not None:
+            try:
+                del self._big[offset]
+                self._big_starts.remove(offset)
+            except BaseException:     # interrupted (Ctrl-C): still registered
+                self._big[offset] = block
+                self._big_starts = SortedKeys(self._big)
+                raise
+            block.release()
+        self._pool.forget(offset, n)
+
+    def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage."""
+        where, at = self._at(offset, n)
+        return where.view(at, n, call)
+
+    def write(self, offset: int, n: int, writer, call: str = "") -> None:
+        """``writer(view)`` writes all ``n`` bytes at ``offset`` (fresh memory it covers needs
+        no garbage first)."""
+        where, at = self._at(offset, n)
+        where.write(at, n, writer, call)
+
+    def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
+        """Copy ``n`` bytes at ``offset`` into ``out`` (fresh memory is not touched)."""
+        where, at = self._at(offset, n)
+        where.read_into(at, n, out)
+
+    def read_scratch(self, offset: int, n: int) -> int:
+        where, at = self._at(offset, n)
+        return where.read_scratch(at, n)
+
+    def fresh_bytes(self, offset: int, n: int) -> int:
+        where, at = self._at(offset, n)
+        return where.fresh_bytes(at, n)
+
+    def offset_of(self, array: np.ndarray) -> int | None:
+        """The pool offset where ``array`` (a ptr_to_numpy view's root) starts, if ours."""
+        if self._pool.owns(array):
+            return 0
+        return next((start for start, block in self._big.items() if block.owns(array)), None)
+
     @property
     def touched_bytes(self) -> int:
-        return self.touched_chunks * CHUNK
+        return self._pool.touched_bytes + sum(b.touched_bytes for b in self._big.values())
+
+    def release(self) -> None:
+        """The simulated process ends: give all RAM back now."""
+        for block in self._big.values():
+            block.release()
+        self._pool.release()

@@ -70,6 +70,7 @@ class Scheduler:
         self.now_us = 0.0                      # the host's modeled clock
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
+        self._queued: dict[Stream, None] = {}  # streams issued to, in order (queued_streams)
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -82,6 +83,7 @@ class Scheduler:
         task.start_us, task.end_us = start, start + task.duration_us
         stream.t_end = task.end_us
         stream.pending.append(task)
+        self._queued[stream] = None
         self.timeline.append(task)
         return task
 
@@ -112,6 +114,14 @@ class Scheduler:
             stream.executed, end = task.seq, task.end_us
             del pending[0]
         return end
+
+    def queued_streams(self) -> list[Stream]:
+        """The streams with tasks still queued (a free checks only these, not every stream)."""
+        if not self._queued:
+            return []
+        for s in [s for s in self._queued if not s.pending]:
+            del self._queued[s]
+        return list(self._queued)
 
     def wait_stream(self, stream: Stream, seq: int | None = None) -> None:
         """The host waits until ``stream`` has run up to ``seq`` (everything if None)."""

@@ -8,6 +8,7 @@ the work due by then has run, then the call returns the timeout code.
 from __future__ import annotations
 
 from .. import constants as C
+from ..i18n import _
 from .simerror import SimError
 from .streams import Task
 
@@ -27,19 +28,25 @@ def create_event(rt, flag: int, ex: bool) -> int:
     call = "aclrtCreateEventExWithFlag" if ex else "aclrtCreateEventWithFlag"
     top = _EX_FLAG_MAX if ex else _WITH_FLAG_MAX
     if flag & top == 0 or flag > top:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: flag 0x{flag:x} is not an OR of ACL_EVENT_SYNC (0x1), "
-                       f"ACL_EVENT_CAPTURE_STREAM_PROGRESS (0x2) and ACL_EVENT_TIME_LINE (0x8)"
-                       + ("" if ex else ", nor ACL_EVENT_EXTERNAL (0x20) alone") + ".")
+        text = (_("{call}: flag {flag} is not an OR of ACL_EVENT_SYNC (0x1), "
+                  "ACL_EVENT_CAPTURE_STREAM_PROGRESS (0x2) and ACL_EVENT_TIME_LINE (0x8).") if ex
+                else _("{call}: flag {flag} is not an OR of ACL_EVENT_SYNC (0x1), "
+                       "ACL_EVENT_CAPTURE_STREAM_PROGRESS (0x2) and ACL_EVENT_TIME_LINE (0x8), "
+                       "nor ACL_EVENT_EXTERNAL (0x20) alone."))
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, text.format(call=call, flag=f"0x{flag:x}"))
     for alone in _ALONE[call]:
         if flag & alone and flag & ~alone:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           f"{call}: flag 0x{alone:x} must be used alone, not ORed with others "
-                           f"(0x{flag:x}).")
+                           _("{call}: flag {alone} must be used alone, not ORed with others "
+                             "({flag}).").format(call=call, alone=f"0x{alone:x}",
+                                                 flag=f"0x{flag:x}"))
     if flag in (C.ACL_EVENT_DEVICE_USE_ONLY, C.ACL_EVENT_IPC):
-        raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                       f"{call}: flag 0x{flag:x} ({'device-only' if flag == 0x10 else 'IPC'} "
-                       f"events) is not supported by the simulated device.")
+        text = (_("{call}: flag {flag} (device-only events) is not supported by the simulated "
+                  "device.") if flag == C.ACL_EVENT_DEVICE_USE_ONLY
+                else _("{call}: flag {flag} (IPC events) is not supported by the simulated "
+                       "device."))
+        raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text.format(call=call,
+                                                                       flag=f"0x{flag:x}"))
     return rt.create_event(flag, ex, call)
 
 
@@ -52,12 +59,14 @@ def reset_event(rt, handle: int, stream: int) -> None:
     s = rt.stream(stream, call)
     if e.ex:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                       f"{call}: event 0x{handle:x} comes from aclrtCreateEventExWithFlag; the "
-                       f"runtime does not reset those (record it again instead).")
+                       _("{call}: event {event} comes from aclrtCreateEventExWithFlag; the "
+                         "runtime does not reset those (record it again instead).").format(
+                           call=call, event=f"0x{handle:x}"))
     if s.capture is not None and not s.default and e.flags != C.ACL_EVENT_EXTERNAL:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                       f"{call}: stream 0x{s.handle:x} is capturing and event 0x{handle:x} "
-                       f"cannot be captured. The capture stays ACTIVE.")
+                       _("{call}: stream {stream} is capturing and event {event} cannot be "
+                         "captured. The capture stays ACTIVE.").format(
+                           call=call, stream=f"0x{s.handle:x}", event=f"0x{handle:x}"))
     def forget_record() -> None:
         e.stream, e.seq, e.ts_us = None, 0, None
 
@@ -75,12 +84,14 @@ def event_timestamp_us(rt, handle: int) -> int:
     e = rt.waitable_event(handle, call)
     if e.stream is None:
         raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
-                       f"{call}: event 0x{handle:x} was never recorded, so it has no timestamp. "
-                       f"Record it with acl.rt.record_event(event, stream) first.")
+                       _("{call}: event {event} was never recorded, so it has no timestamp. "
+                         "Record it with acl.rt.record_event(event, stream) first.").format(
+                           call=call, event=f"0x{handle:x}"))
     if not rt.sched.event_done(e):
         raise SimError(C.ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
-                       f"{call}: event 0x{handle:x} has not completed yet, so its timestamp is "
-                       f"not written. Synchronize it (acl.rt.synchronize_event) first.")
+                       _("{call}: event {event} has not completed yet, so its timestamp is not "
+                         "written. Synchronize it (acl.rt.synchronize_event) first.").format(
+                           call=call, event=f"0x{handle:x}"))
     return round(e.ts_us)
 
 
@@ -102,8 +113,8 @@ def synchronize_stream(rt, handle: int, timeout_ms: int) -> None:
     call = "aclrtSynchronizeStreamWithTimeout"
     if timeout_ms < -1:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: timeout {timeout_ms} ms is invalid; use -1 (wait for ever) or "
-                       f"a number of milliseconds >= 0.")
+                       _("{call}: timeout {timeout} ms is invalid; use -1 (wait for ever) or a "
+                         "number of milliseconds >= 0.").format(call=call, timeout=timeout_ms))
     s = rt.stream(handle, call, other_device_ok=True)
     rt._not_capturing(s, call)
     deadline = _deadline(rt, timeout_ms)
@@ -112,10 +123,12 @@ def synchronize_stream(rt, handle: int, timeout_ms: int) -> None:
         return
     _time_out(rt, s, deadline)
     raise SimError(C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-                   f"{call}: stream 0x{s.handle:x} still had work after {timeout_ms} ms of "
-                   f"modeled time (it finishes at {s.t_end:.1f} µs, the wait ended at "
-                   f"{deadline:.1f} µs). The work due by then has run; the rest is still queued. "
-                   f"Wait longer, or with acl.rt.synchronize_stream.")
+                   _("{call}: stream {stream} still had work after {timeout} ms of modeled time "
+                     "(it finishes at {end} µs, the wait ended at {deadline} µs). The work due "
+                     "by then has run; the rest is still queued. Wait longer, or with "
+                     "acl.rt.synchronize_stream.").format(
+                       call=call, stream=f"0x{s.handle:x}", timeout=timeout_ms,
+                       end=f"{s.t_end:.1f}", deadline=f"{deadline:.1f}"))
 
 
 def synchronize_event(rt, handle: int, timeout_ms: int) -> None:
@@ -124,8 +137,9 @@ def synchronize_event(rt, handle: int, timeout_ms: int) -> None:
     call = "aclrtSynchronizeEventWithTimeout"
     if timeout_ms < -1 or timeout_ms == 0:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: timeout {timeout_ms} ms is invalid; use -1 (wait for ever) or "
-                       f"a positive number of milliseconds.")
+                       _("{call}: timeout {timeout} ms is invalid; use -1 (wait for ever) or a "
+                         "positive number of milliseconds.").format(call=call,
+                                                                    timeout=timeout_ms))
     e = rt.waitable_event(handle, call)
     deadline = _deadline(rt, timeout_ms)
     if e.stream is None or deadline is None or e.ts_us <= deadline:
@@ -133,9 +147,11 @@ def synchronize_event(rt, handle: int, timeout_ms: int) -> None:
         return
     _time_out(rt, e.stream, deadline)
     raise SimError(C.ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
-                   f"{call}: event 0x{handle:x} was not reached after {timeout_ms} ms of "
-                   f"modeled time (its stream reaches it at {e.ts_us:.1f} µs, the wait ended at "
-                   f"{deadline:.1f} µs). Wait longer, or with acl.rt.synchronize_event.")
+                   _("{call}: event {event} was not reached after {timeout} ms of modeled time "
+                     "(its stream reaches it at {reached} µs, the wait ended at {deadline} µs). "
+                     "Wait longer, or with acl.rt.synchronize_event.").format(
+                       call=call, event=f"0x{handle:x}", timeout=timeout_ms,
+                       reached=f"{e.ts_us:.1f}", deadline=f"{deadline:.1f}"))
 
 
 def stream_query(rt, handle: int) -> int:
@@ -159,8 +175,8 @@ def set_failure_mode(rt, handle: int, mode: int) -> None:
     s = rt.stream(handle, call)
     if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       f"{call}: mode {mode} is not ACL_CONTINUE_ON_FAILURE (0) or "
-                       f"ACL_STOP_ON_FAILURE (1).")
+                       _("{call}: mode {mode} is not ACL_CONTINUE_ON_FAILURE (0) or "
+                         "ACL_STOP_ON_FAILURE (1).").format(call=call, mode=mode))
     s.failure_mode = mode
 
 

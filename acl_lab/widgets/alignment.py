@@ -1,8 +1,9 @@
 """AlignmentExplorer: ALIGN_UP(len, k) as arithmetic and as a picture, for k = 32, 64, 128.
 
-The seed defines ALIGN_UP[len, k] = ((len-1)/k+1)*k. The picture draws ``len`` bytes
-against blocks of k bytes for each k the rules use (32: the size rounding; 64: runtime
-segment starts; 128: media-processing starts), then the pool segment m = ALIGN_UP(len,32)+32.
+Rule 10 (docs/rules.md#rule-10) defines ALIGN_UP[len, k] = ((len-1)/k+1)*k. The picture
+draws ``len`` bytes against blocks of k bytes for each k the rules use (32: the size
+rounding; 64: runtime segment starts; 128: media-processing starts), then the pool segment
+m = ALIGN_UP(len,32)+32.
 It shows no runtime state, so it has nothing to freeze: only its sliders change it.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ them, and the model's replays.
 The recorded tasks (``acl_lab.snapshot()["models"]``) are drawn as boxes in the order a
 replay runs them. An arc joins two tasks when one reads bytes the other wrote: above the
 boxes within one replay, dashed below when the read happens at the next replay (the loop
-by which the seed's sample turns 1.1 into 8.8). Task byte ranges come from the recorded
+by which docs/rules.md#rule-24 turns 1.1 into 8.8). Task byte ranges come from the recorded
 pointers and sizes; an operator's tensors count as their whole allocation. Below, each
 replay on modeled time: asynchronous ones on the stream that ran them, synchronous
 ``aclmdlRIExecute`` calls on the host lane (from the trace). A task picker shows every

@@ -81,7 +81,7 @@ def test_the_default_stream_cannot_be_destroyed(acl):
 
 
 def test_async_copies_need_64_byte_aligned_addresses(acl, run_mode, refused):
-    """The seeds' rule. hicann/runtime does not check it itself: on hardware the guard
+    """docs/rules.md#rule-11. hicann/runtime does not check it itself: on hardware the guard
     enforces it, with the simulator's code."""
     to_dev, _ = _kinds(run_mode)
     stream, _ = acl.rt.create_stream()
