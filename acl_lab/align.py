@@ -3,6 +3,7 @@
 One definition serves the simulator's allocators and the user-level MemoryPool, so the
 rule a learner reads (docs/rules.md#rule-10) is computed in exactly one place.
 """
+from .i18n import _
 
 #: Extra bytes aclrtMalloc adds after rounding (the runtime's default "padding_size").
 MALLOC_PADDING = 32
@@ -20,8 +21,8 @@ def align_up(length: int, k: int) -> int:
     if k > 0 and length >= 0:
         return -(-length // k) * k
     if k <= 0:
-        raise ValueError(f"alignment must be positive, got {k}")
-    raise ValueError(f"length must not be negative, got {length}")
+        raise ValueError(_("alignment must be positive, got {k}").format(k=k))
+    raise ValueError(_("length must not be negative, got {length}").format(length=length))
 
 
 def malloc_footprint(size: int) -> int:

@@ -6,6 +6,8 @@ Flags follow ATC's (--model, --framework, --output, --soc_version, --input_forma
 --input_shape, --input_fp16_nodes, --output_type, --out_nodes); failures print an
 E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only ONNX
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
+The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
+lines are ATC's own words, which scripts look for, and stay as ATC prints them.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from . import constants as C
 from .align import align_up
+from .i18n import _
 from .om import ACL_DTYPE, MEM_ALIGN, OfflineModel, TensorDesc
 
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
@@ -38,8 +41,8 @@ class AtcError(Exception):
 
 
 def _invalid(flag: str, value, reason: str) -> AtcError:
-    return AtcError(f"E10001: Value [{value}] for parameter [--{flag}] is invalid. "
-                    f"Reason: {reason}")
+    return AtcError(_("E10001: Value [{value}] for parameter [--{flag}] is invalid. Reason: "
+                      "{reason}").format(value=value, flag=flag, reason=reason))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,17 +52,20 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="acl-lab atc", description=__doc__.split("\n\n")[0])
-    p.add_argument("--model", default="", help="the framework model file (ONNX: .onnx)")
-    p.add_argument("--framework", default="", help="0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX")
-    p.add_argument("--output", default="", help="output path without .om")
-    p.add_argument("--soc_version", default="", help="e.g. Ascend910B3 (acl.get_soc_name())")
-    p.add_argument("--input_format", default="NCHW", help="NCHW (default), NHWC or ND")
-    p.add_argument("--input_shape", default="", help='fix dynamic dims: "name:1,3,224,224;..."')
-    p.add_argument("--input_fp16_nodes", default="", help="inputs fed as float16: a;b")
-    p.add_argument("--output_type", default="", help="FP32, FP16 or UINT8 for all outputs")
-    p.add_argument("--out_nodes", default="", help="accepted for compatibility; outputs are "
-                   "the graph's outputs")
-    p.add_argument("--weight", default="", help="Caffe weights (not used for ONNX)")
+    p.add_argument("--model", default="", help=_("the framework model file (ONNX: .onnx)"))
+    p.add_argument("--framework", default="", help=_("0 Caffe, 1 MindSpore, 3 TensorFlow, "
+                                                     "5 ONNX"))
+    p.add_argument("--output", default="", help=_("output path without .om"))
+    p.add_argument("--soc_version", default="", help=_("e.g. Ascend910B3 "
+                                                       "(acl.get_soc_name())"))
+    p.add_argument("--input_format", default="NCHW", help=_("NCHW (default), NHWC or ND"))
+    p.add_argument("--input_shape", default="",
+                   help=_('fix dynamic dims: "name:1,3,224,224;..."'))
+    p.add_argument("--input_fp16_nodes", default="", help=_("inputs fed as float16: a;b"))
+    p.add_argument("--output_type", default="", help=_("FP32, FP16 or UINT8 for all outputs"))
+    p.add_argument("--out_nodes", default="", help=_("accepted for compatibility; outputs "
+                                                     "are the graph's outputs"))
+    p.add_argument("--weight", default="", help=_("Caffe weights (not used for ONNX)"))
     return p
 
 
@@ -70,8 +76,8 @@ def _shapes(text: str) -> dict[str, list[int]]:
         try:
             out[name] = [int(d) for d in dims.split(",")]
         except ValueError:
-            raise _invalid("input_shape", text, 'use "name:n,c,h,w;name2:..." with integer '
-                           'dimensions') from None
+            raise _invalid("input_shape", text, _('use "name:n,c,h,w;name2:..." with integer '
+                                                  'dimensions')) from None
     return out
 
 
@@ -79,25 +85,27 @@ def convert(args: argparse.Namespace) -> tuple[Path, OfflineModel]:
     """Check the flags and the graph, then build the .om; AtcError says what is wrong."""
     for flag in ("model", "framework", "output", "soc_version"):
         if not getattr(args, flag):
-            raise AtcError(f"E10004: Value for parameter [--{flag}] is empty. It is required.")
+            raise AtcError(_("E10004: Value for parameter [--{flag}] is empty. It is "
+                             "required.").format(flag=flag))
     if args.framework not in {str(k) for k in FRAMEWORKS}:
         raise _invalid("framework", args.framework,
-                       "the value must be 0 (Caffe), 1 (MindSpore), 3 (TensorFlow) or 5 (ONNX)")
+                       _("the value must be 0 (Caffe), 1 (MindSpore), 3 (TensorFlow) or 5 "
+                         "(ONNX)"))
     if args.framework != "5":
         raise _invalid("framework", args.framework,
-                       f"acl-lab atc converts ONNX models only (--framework=5); the "
-                       f"{FRAMEWORKS[int(args.framework)]} parser is not part of acl_lab")
+                       _("acl-lab atc converts ONNX models only (--framework=5); the "
+                         "{framework} parser is not part of acl_lab").format(
+                           framework=FRAMEWORKS[int(args.framework)]))
     if not SOC_VERSION.match(args.soc_version):
         raise _invalid("soc_version", args.soc_version,
-                       "not a supported SoC, e.g. Ascend310, Ascend310P3, Ascend910B3")
+                       _("not a supported SoC, e.g. Ascend310, Ascend310P3, Ascend910B3"))
     if args.input_format not in FORMATS:
-        raise _invalid("input_format", args.input_format, "use NCHW, NHWC or ND")
+        raise _invalid("input_format", args.input_format, _("use NCHW, NHWC or ND"))
     if args.output_type and args.output_type not in OUTPUT_TYPES:
-        raise _invalid("output_type", args.output_type, "use FP32, FP16 or UINT8")
+        raise _invalid("output_type", args.output_type, _("use FP32, FP16 or UINT8"))
     path = Path(args.model)
     if not path.is_file():
-        raise AtcError(f"E10001: Value [{args.model}] for parameter [--model] is invalid. "
-                       f"Reason: the file does not exist or cannot be read.")
+        raise _invalid("model", args.model, _("the file does not exist or cannot be read."))
     return Path(f"{args.output}.om"), build(path.read_bytes(), args)
 
 
@@ -109,13 +117,15 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
         model = onnx.load_from_string(onnx_bytes)
         onnx.checker.check_model(model)
     except Exception as e:   # protobuf DecodeError, ValidationError: not a usable ONNX graph
-        raise _invalid("model", args.model, f"not a valid ONNX model ({type(e).__name__}: "
-                       f"{str(e).splitlines()[0] if str(e) else 'parse error'})") from None
+        raise _invalid("model", args.model, _("not a valid ONNX model ({error}: {message})").format(
+            error=type(e).__name__,
+            message=str(e).splitlines()[0] if str(e) else _("parse error"))) from None
     graph = model.graph
     for node in graph.node:
         if node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx"):
-            raise AtcError(f"E19010: No parser is registered for Op [{node.name or node.output[0]}, "
-                           f"optype [{node.op_type}]].")
+            raise AtcError(_("E19010: No parser is registered for Op [{name}, optype "
+                             "[{optype}]].").format(name=node.name or node.output[0],
+                                                     optype=node.op_type))
     weights = {t.name for t in graph.initializer}
     fixed = _shapes(args.input_shape)
     fp16 = set(filter(None, args.input_fp16_nodes.split(";")))
@@ -123,14 +133,16 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     for name in list(fixed) + sorted(fp16):
         if name not in {i.name for i in inputs}:
             raise _invalid("input_shape" if name in fixed else "input_fp16_nodes", name,
-                           f"the model has no input named {name!r}; its inputs are "
-                           f"{[i.name for i in inputs]}")
+                           _("the model has no input named {name}; its inputs are "
+                             "{inputs}").format(name=repr(name),
+                                                inputs=[i.name for i in inputs]))
     for i in inputs:
         if i.name in fixed:
             dims = i.type.tensor_type.shape.dim
             if len(dims) != len(fixed[i.name]):
                 raise _invalid("input_shape", args.input_shape,
-                               f"input {i.name} has {len(dims)} dimensions")
+                               _("input {name} has {count} dimensions").format(
+                                   name=i.name, count=len(dims)))
             for d, v in zip(dims, fixed[i.name]):
                 d.Clear()
                 d.dim_value = v
@@ -140,13 +152,14 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
         t = vi.type.tensor_type
         dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
         if -1 in dims:
-            raise AtcError(f"E10001: Value [{vi.name}] for parameter [--input_shape] is invalid. "
-                           f"Reason: {vi.name} has a dynamic shape {list(dims)}; fix it with "
-                           f'--input_shape="{vi.name}:..." (acl_lab builds static models only).')
+            raise _invalid("input_shape", vi.name, _(
+                '{name} has a dynamic shape {dims}; fix it with --input_shape="{name}:..." '
+                '(acl_lab builds static models only).').format(name=vi.name, dims=list(dims)))
         onnx_dtype = ACL_DTYPE.get(t.elem_type)
         if onnx_dtype is None:
-            raise AtcError(f"E19999: tensor {vi.name} has ONNX element type {t.elem_type}, "
-                           f"which acl_lab does not support.")
+            raise AtcError(_("E19999: tensor {name} has ONNX element type {type}, which "
+                             "acl_lab does not support.").format(name=vi.name,
+                                                                 type=t.elem_type))
         return TensorDesc(vi.name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
 
     in_fmt = FORMATS[args.input_format]

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .i18n import _, columns, get_language, set_language
+
 RUNTIME = ("numpy", "ipywidgets", "sortedcontainers", "onnx")
 TEST_EXTRAS = ("pytest", "nbval", "hypothesis")
 WIDGETS_EXTENSION = Path("labextensions", "@jupyter-widgets", "jupyterlab-manager")
@@ -46,7 +48,13 @@ def _versions(dists) -> tuple[str, list[str]]:
 
 def _env(var: str, default: str) -> str:
     value = os.environ.get(var)
-    return f"{value} (${var})" if value else f"{default} (${var} unset)"
+    return f"{value} (${var})" if value else _("{default} (${var} unset)").format(
+        default=default, var=var)
+
+
+def _row(label: str, value: str) -> str:
+    """One line of the doctor's report: the label in a column 11 wide (a Chinese one too)."""
+    return f"  {label}{' ' * max(11 - columns(label), 1)}{value}"
 
 
 def _widgets_extension() -> Path | None:
@@ -73,8 +81,9 @@ def _profile() -> tuple[str, bool]:
         p = get_profile()
     except ValueError as e:
         return str(e), False
-    return (f"{p.name} — {p.soc_name}, {RUN_MODE_NAMES[p.run_mode]}, {'+'.join(p.kinds)}, "
-            f"{p.device_count} device(s)"), True
+    return _("{name} — {soc}, {run_mode}, {kinds}, {count} device(s)").format(
+        name=p.name, soc=p.soc_name, run_mode=RUN_MODE_NAMES[p.run_mode],
+        kinds="+".join(p.kinds), count=p.device_count), True
 
 
 def binder_url(remote: str | None = None, language: str = "en") -> str | None:
@@ -104,50 +113,54 @@ def doctor(out=None) -> int:
     runtime, runtime_missing = _versions(RUNTIME)
     extras, extras_missing = _versions(TEST_EXTRAS)
     lines = ["acl_lab doctor",
-             f"  Python     {sys.version.split()[0]}  {sys.executable}",
-             f"  acl_lab    {__version__}  {Path(__file__).resolve().parent}",
-             f"  packages   {runtime}"
-             + (f"  MISSING {', '.join(runtime_missing)}: pip install -e ." if runtime_missing
-                else ""),
-             f"  test       {extras or '-'}"
-             + (f"  (missing {', '.join(extras_missing)}: pip install -e '.[test]')"
-                if extras_missing else "")]
+             _row("Python", f"{sys.version.split()[0]}  {sys.executable}"),
+             _row("acl_lab", f"{__version__}  {Path(__file__).resolve().parent}"),
+             _row(_("packages"), runtime
+                  + (_("  MISSING {names}: pip install -e .").format(
+                      names=", ".join(runtime_missing)) if runtime_missing else "")),
+             _row(_("test"), (extras or "-")
+                  + (_("  (missing {names}: pip install -e '.[test]')").format(
+                      names=", ".join(extras_missing)) if extras_missing else ""))]
 
     found = diagnose()
-    lines += ["Backends", f"  sim        ready: profiles {', '.join(PROFILES)}"]
+    lines += [_("Backends"),
+              _row("sim", _("ready: profiles {names}").format(names=", ".join(PROFILES)))]
     if found.ok:
-        lines.append(f"  ascend     ready: {found.device_count} device(s); "
-                     f"{'; '.join(found.notes)}")
+        lines.append(_row("ascend", _("ready: {count} device(s); {notes}").format(
+            count=found.device_count, notes="; ".join(found.notes))))
     else:
-        lines.append("  ascend     not available here:")
+        lines.append(_row("ascend", _("not available here:")))
         lines += [f"             - {p}" for p in found.problems]
-        lines.append(f"             fix: install the CANN toolkit (pyACL comes with it), then "
-                     f"source {SET_ENV}")
+        lines.append("             " + _("fix: install the CANN toolkit (pyACL comes with it), "
+                                         "then source {set_env}").format(set_env=SET_ENV))
 
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     profile, profile_ok = _profile()
     usable = {"sim": profile_ok, "ascend": found.ok}.get(backend, False)
-    lines += ["Active",
-              f"  backend    {_env('ACL_LAB_BACKEND', 'sim')}"
-              + ("" if usable else "  <- cannot run here"),
-              f"  profile    {_env('ACL_LAB_PROFILE', 'default')}: {profile}",
-              f"  guard      {'on' if guard_wanted() else 'OFF'} ($ACL_LAB_GUARD; ascend only)"]
+    lines += [_("Active"),
+              _row(_("backend"), _env("ACL_LAB_BACKEND", "sim")
+                   + ("" if usable else _("  <- cannot run here"))),
+              _row(_("profile"), f"{_env('ACL_LAB_PROFILE', 'default')}: {profile}"),
+              _row(_("guard"), (_("on") if guard_wanted() else _("OFF"))
+                   + _(" ($ACL_LAB_GUARD; ascend only)"))]
 
     ext = _widgets_extension()
     start = _find(START_NOTEBOOK)
-    lines += ["Jupyter",
-              f"  jupyterlab {_version('jupyterlab') or 'MISSING: pip install -e .[lab]'}",
-              "  widgets    " + (f"extension installed ({ext})" if ext else
-                                 "extension MISSING: pip install jupyterlab_widgets, then "
-                                 "restart JupyterLab"),
-              f"  chapters   {start or 'not found: run acl-lab from the source checkout'}",
-              "  binder     " + (binder_url() or "no GitHub remote 'origin' in this checkout: "
-                                 "push it to GitHub, then run acl-lab doctor again")]
+    lines += [_("Jupyter"),
+              _row("jupyterlab", _version("jupyterlab") or _("MISSING: pip install -e .[lab]")),
+              _row(_("widgets"), _("extension installed ({path})").format(path=ext) if ext else
+                   _("extension MISSING: pip install jupyterlab_widgets, then restart "
+                     "JupyterLab")),
+              _row(_("chapters"), str(start) if start else
+                   _("not found: run acl-lab from the source checkout")),
+              _row("binder", binder_url() or _("no GitHub remote 'origin' in this checkout: "
+                                               "push it to GitHub, then run acl-lab doctor "
+                                               "again"))]
     if binder_url():
         lines.append("  binder 中文 " + binder_url(language="zh_CN"))
     print("\n".join(lines), file=out)
     if backend == "ascend" and not found.ok:
-        print(HOW_TO_INSTALL, file=out)
+        print(_(HOW_TO_INSTALL).format(set_env=SET_ENV), file=out)
     return 0 if usable else 1
 
 
@@ -177,13 +190,14 @@ def _lab_settings(language: str) -> Path:
 def lab(extra: list[str], language: str = "en") -> int:
     """Replace this process with JupyterLab opened at chapter 00 of ``language``'s edition."""
     if _version("jupyterlab") is None:
-        print("acl-lab lab: JupyterLab is not installed; it is the kit's `lab` extra: "
-              "pip install -e '.[lab]' (or make lab).", file=sys.stderr)
+        print(_("acl-lab lab: JupyterLab is not installed; it is the kit's `lab` extra: "
+                "pip install -e '.[lab]' (or make lab)."), file=sys.stderr)
         return 2
     start = _find(START_NOTEBOOKS[language])
     if start is None:
-        print(f"acl-lab lab: {START_NOTEBOOKS[language]} not found here or in {CHECKOUT}; run "
-              f"it from the source checkout (git clone, then make lab).", file=sys.stderr)
+        print(_("acl-lab lab: {chapter} not found here or in {checkout}; run it from the source "
+                "checkout (git clone, then make lab).").format(
+            chapter=START_NOTEBOOKS[language], checkout=CHECKOUT), file=sys.stderr)
         return 2
     os.chdir(start.parents[len(START_NOTEBOOKS[language].parts) - 1])
     os.execv(sys.executable, [sys.executable, "-m", "jupyter", "lab",
@@ -195,7 +209,7 @@ def bench(extra: list[str]) -> int:
     """Run ``python -m benchmarks`` in the checkout that has them."""
     found = _find(Path("benchmarks", "__main__.py"))
     if found is None:
-        print("acl-lab bench: no benchmarks/ here; they live in the source checkout.",
+        print(_("acl-lab bench: no benchmarks/ here; they live in the source checkout."),
               file=sys.stderr)
         return 2
     return subprocess.call([sys.executable, "-m", "benchmarks", *extra],
@@ -208,8 +222,8 @@ def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | N
 
     notebooks = notebooks or _find(START_NOTEBOOK.parent)
     if notebooks is None:
-        print(f"acl-lab {kind}: no notebooks/ here or in {CHECKOUT}; pass --notebooks DIR.",
-              file=sys.stderr)
+        print(_("acl-lab {command}: no notebooks/ here or in {checkout}; pass --notebooks "
+                "DIR.").format(command=kind, checkout=CHECKOUT), file=sys.stderr)
         return 2
     write = write_assignments if kind == "assignments" else write_student
     try:
@@ -218,44 +232,59 @@ def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | N
         print(f"acl-lab {kind}: {e}", file=sys.stderr)
         return 2
     for path in written:
-        print(f"wrote {path}")
+        print(_("wrote {path}").format(path=path))
     if kind == "assignments":
-        print(f"next: cd {out} && nbgrader generate_assignment chNN (then autograde "
-              f"submissions in submitted/<student>/chNN/)")
+        print(_("next: cd {out} && nbgrader generate_assignment chNN (then autograde "
+                "submissions in submitted/<student>/chNN/)").format(out=out))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("doctor", help="versions, backends, active profile, Jupyter status")
-    lab_parser = commands.add_parser("lab", help="open JupyterLab at chapter 00 (extra args go "
-                                     "to jupyter)")
-    lab_parser.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default="en",
-                            help="the edition to open (zh_CN: the Chinese one, menus too)")
-    commands.add_parser("bench", help="print the benchmark table (extra args: benchmark names)")
-    commands.add_parser("atc", add_help=False, help="convert an ONNX model to an offline model "
-                        "(.om): --model=M.onnx --framework=5 --output=M --soc_version=...")
-    for name, what in (("assignments", "write an nbgrader source tree: OUT/source/chNN/"),
-                       ("student", "write the chapters without their solutions into OUT")):
+    commands.add_parser("doctor", help=_("versions, backends, active profile, Jupyter status"))
+    lab_parser = commands.add_parser("lab", help=_("open JupyterLab at chapter 00 (extra args "
+                                                   "go to jupyter)"))
+    lab_parser.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default=None,
+                            help=_("the edition to open (zh_CN: the Chinese one, menus too; "
+                                   "default: $ACL_LAB_LANG, else en)"))
+    commands.add_parser("bench", help=_("print the benchmark table (extra args: benchmark "
+                                        "names)"))
+    commands.add_parser("atc", add_help=False, help=_("convert an ONNX model to an offline "
+                                                      "model (.om): --model=M.onnx "
+                                                      "--framework=5 --output=M "
+                                                      "--soc_version=..."))
+    for name, what in (("assignments", _("write an nbgrader source tree: OUT/source/chNN/")),
+                       ("student", _("write the chapters without their solutions into OUT"))):
         sub = commands.add_parser(name, help=what)
-        sub.add_argument("out", type=Path, help="the folder to write")
-        sub.add_argument("--chapters", nargs="+", metavar="NN", help="only these (e.g. 02 03)")
-        sub.add_argument("--notebooks", type=Path, help="the chapters' folder (default: "
-                         "notebooks/ here or in the source checkout)")
+        sub.add_argument("out", type=Path, help=_("the folder to write"))
+        sub.add_argument("--chapters", nargs="+", metavar="NN",
+                         help=_("only these (e.g. 02 03)"))
+        sub.add_argument("--notebooks", type=Path, help=_("the chapters' folder (default: "
+                                                          "notebooks/ here or in the source "
+                                                          "checkout)"))
     args, extra = parser.parse_known_args(argv)
     if args.command in ("assignments", "student"):
         if extra:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            parser.error(_("unrecognized arguments: {arguments}").format(
+                arguments=" ".join(extra)))
         return copies(args.command, args.out, args.chapters, args.notebooks)
     if args.command == "atc":
         from .atc import main as atc
         return atc(extra)
     if args.command == "doctor":
         if extra:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+            parser.error(_("unrecognized arguments: {arguments}").format(
+                arguments=" ".join(extra)))
         return doctor()
-    return lab(extra, args.lang) if args.command == "lab" else bench(extra)
+    if args.command == "lab":       # --lang picks the edition, and the language of lab's messages
+        before = get_language()
+        language = set_language(args.lang or before)
+        try:
+            return lab(extra, language)
+        finally:
+            set_language(before)
+    return bench(extra)
 
 
 if __name__ == "__main__":

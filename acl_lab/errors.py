@@ -8,7 +8,7 @@ hicann/runtime's rt_error_codes.h.
 import operator
 
 from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
-from acl_lab.i18n import _
+from acl_lab.i18n import _, join_sentences
 
 _SUPPORT = "Application code cannot fix this: collect the logs and contact Huawei support."
 _PERSISTS = "If it keeps happening, collect the logs and contact Huawei support."
@@ -679,7 +679,7 @@ def _meaning(code: int) -> str:
     parts = [_(head)] + ([_(causes)] if causes else [])
     if remedy:       # after the usual causes, the remedy applies only if none of them fits
         parts.append(_(_IF_NONE[remedy] if causes else remedy))
-    return " ".join(parts)
+    return join_sentences(parts)
 
 
 def message_ids() -> set[str]:
@@ -712,7 +712,8 @@ def as_int(call: str, name: str, value) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
+        raise TypeError(_("{call}: {name} must be an int, not {type}").format(
+            call=call, name=name, type=type(value).__name__)) from None
 
 
 class AclLabError(Exception):

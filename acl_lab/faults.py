@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .errors import ERROR_NAMES, explain
+from .i18n import _, pgettext
 
 
 @dataclass(eq=False)
@@ -31,11 +32,13 @@ class Fault:
     failed: Callable            # the call's failure shape: (code, message) -> result
 
     def __repr__(self) -> str:
-        left = "until cleared" if self.times is None else \
-            f"{self.times} more call{'s' if self.times != 1 else ''}"
-        cond = " when the condition holds" if self.when is not None else ""
-        return (f"<injected fault: {self.name} fails with {ERROR_NAMES.get(self.code, 'code')} "
-                f"({self.code}), {left}{cond}>")
+        left = (_("until cleared") if self.times is None else
+                (_("{n} more call") if self.times == 1 else _("{n} more calls")).format(
+                    n=self.times))
+        if self.when is not None:
+            left = _("{calls} when the condition holds").format(calls=left)
+        return _("<injected fault: {name} fails with {error} ({code}), {calls}>").format(
+            name=self.name, error=ERROR_NAMES.get(self.code, "code"), code=self.code, calls=left)
 
     def remove(self) -> None:
         FAULTS.remove(self)
@@ -62,16 +65,17 @@ class Faults:
         if failed is None:
             raise ValueError(_unknown(name))
         if isinstance(code, bool) or not isinstance(code, int) or code == 0:
-            raise ValueError(f"code must be a nonzero ACL error code (e.g. 207001, "
-                             f"ACL_ERROR_RT_MEMORY_ALLOCATION), not {code!r}: an injected "
-                             f"success would hand out results nothing backs.")
+            raise ValueError(_("code must be a nonzero ACL error code (e.g. 207001, "
+                               "ACL_ERROR_RT_MEMORY_ALLOCATION), not {code}: an injected "
+                               "success would hand out results nothing backs.").format(
+                code=repr(code)))
         if times is not None and (isinstance(times, bool) or not isinstance(times, int)
                                   or times < 1):
-            raise ValueError(f"times must be a positive int, or None for every call until "
-                             f"cleared; not {times!r}")
+            raise ValueError(_("times must be a positive int, or None for every call until "
+                               "cleared; not {times}").format(times=repr(times)))
         if when is not None and not callable(when):
-            raise TypeError(f"when must be a function of the call's arguments, not "
-                            f"{type(when).__name__}")
+            raise TypeError(_("when must be a function of the call's arguments, not "
+                              "{type}").format(type=type(when).__name__))
         fault = Fault(name, code, times, when, failed)
         with self._lock:
             self.faults.append(fault)
@@ -93,7 +97,7 @@ class Faults:
 
     def __repr__(self) -> str:
         if not self.faults:
-            return "<no injected faults>"
+            return _("<no injected faults>")
         return "\n".join(map(repr, self.faults))
 
     # ----- called by the traced facade while armed ----------------------------------------
@@ -113,9 +117,10 @@ class Faults:
                     self._message = None
                     self._rearm()
             return result, False
-        message = (f"{name}: injected fault. acl_lab.inject({name!r}, code={fault.code}) made "
-                   f"this call fail without running it, so nothing changed. {explain(fault.code)}"
-                   f" (acl_lab.inject.clear() or acl_lab.reset() removes injected faults.)")
+        message = _("{name}: injected fault. acl_lab.inject({quoted}, code={code}) made this "
+                    "call fail without running it, so nothing changed. {explanation} "
+                    "(acl_lab.inject.clear() or acl_lab.reset() removes injected faults.)").format(
+            name=name, quoted=repr(name), code=fault.code, explanation=explain(fault.code))
         with self._lock:
             self._message = message
             self._rearm()
@@ -165,9 +170,13 @@ def _unknown(name: str) -> str:
     names = [f"{ns}.{fn}" if ns else fn for ns, cls in FACADE.items() for fn in dir(cls)
              if not fn.startswith("_") and getattr(getattr(cls, fn), "failed", None)]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
-    return (f"acl_lab cannot inject a fault into {name!r}: it is not a pyACL call that can "
-            f"fail (names as pyACL's: 'rt.malloc', 'rt.memcpy', 'mdl.ri_capture_end').{hint}")
+    text = _("acl_lab cannot inject a fault into {name}: it is not a pyACL call that can fail "
+             "(names as pyACL's: 'rt.malloc', 'rt.memcpy', 'mdl.ri_capture_end').").format(
+        name=repr(name))
+    if not close:
+        return text
+    return _("{text} Did you mean {names}?").format(
+        text=text, names=pgettext("alternatives", " or ").join(map(repr, close)))
 
 
 FAULTS = Faults()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
+import unicodedata
 import warnings
 from pathlib import Path
 
@@ -47,6 +49,47 @@ def get_language() -> str:
 def _(message: str) -> str:
     """``message`` in the current language (itself when no translation exists)."""
     return _state["catalog"].gettext(message)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where the same English means different things
+    (the "free" button frees; a "free" block is unused): ``context`` tells them apart."""
+    return _state["catalog"].pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` as a message id where it is defined (a table of labels, made at
+    import); ``_()`` translates it where it is shown, in the language of that moment."""
+    return message
+
+
+#: Text ending in Chinese (or full-width punctuation) needs no space before what follows.
+_WIDE_END = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]$")
+
+
+def join_sentences(parts) -> str:
+    """Sentences as one text: a space after an English one, none after a Chinese one
+    (Chinese text runs on without spaces after "。")."""
+    text = ""
+    for part in parts:
+        text += part if not text or _WIDE_END.search(text) else " " + part
+    return text
+
+
+def wide_count(text: str) -> int:
+    """How many characters of ``text`` are drawn wide (CJK, full-width forms): about an em
+    in a picture, two columns in a terminal."""
+    return 0 if text.isascii() else sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
+def columns(text: str) -> int:
+    """Terminal columns ``text`` takes (a Chinese character takes two)."""
+    return len(text) + wide_count(text)
+
+
+def join_list(items) -> str:
+    """Items of a list in running text: "a, b" in English, "a，b" in Chinese."""
+    return pgettext("list separator", ", ").join(items)
 
 
 def _from_environment() -> None:

@@ -41,6 +41,7 @@ from . import constants as C
 from .align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
 from .errors import AclLabError, as_int
 from .freelist import FreeList
+from .i18n import _, pgettext
 from .memory_rules import ALLOCATORS as RULES_OF
 
 #: Start alignment of a segment, per rule.
@@ -121,7 +122,8 @@ class Segment:
 
     @property
     def label(self) -> str:
-        return f"{self.name} at 0x{self.start:x} ({self.length} B asked, {self.size} B taken)"
+        return _("{name} at {start} ({length} B asked, {size} B taken)").format(
+            name=self.name, start=f"0x{self.start:x}", length=self.length, size=self.size)
 
 
 @dataclass(frozen=True)
@@ -174,12 +176,12 @@ class MemoryPool:
     def __init__(self, acl, size: int, *, rule: str = "runtime", allocator: str | None = None,
                  policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST):
         if rule not in RULES:
-            raise ValueError(f"unknown rule {rule!r}; choose 'runtime' (64-byte starts) or "
-                             f"'dvpp' (128-byte starts)")
+            raise ValueError(_("unknown rule {rule}; choose 'runtime' (64-byte starts) or "
+                               "'dvpp' (128-byte starts)").format(rule=repr(rule)))
         allocator = allocator or _DEFAULT_ALLOCATOR[rule]
         if allocator not in ALLOCATORS:
-            raise ValueError(f"unknown allocator {allocator!r}; choose one of "
-                             f"{', '.join(ALLOCATORS)}")
+            raise ValueError(_("unknown allocator {allocator}; choose one of {choices}").format(
+                allocator=repr(allocator), choices=", ".join(ALLOCATORS)))
         size = _positive("MemoryPool", "size", size)
         self.acl, self.rule, self.align, self.allocator = acl, rule, RULES[rule], allocator
         self._backing = ALLOCATORS[allocator]
@@ -203,7 +205,8 @@ class MemoryPool:
         """The value of a pyACL ``(value, ret)`` result or ``ret``; AclLabError if ret != 0."""
         value, ret = result if isinstance(result, tuple) else (None, result)
         if ret != 0:
-            raise AclLabError(ret, f"{what} failed: {self.acl.get_recent_err_msg()}")
+            raise AclLabError(ret, _("{what} failed: {reason}").format(
+                what=what, reason=self.acl.get_recent_err_msg()))
         return value
 
     def _read(self, addr: int, n: int) -> np.ndarray:
@@ -214,13 +217,13 @@ class MemoryPool:
             buf = np.empty(STAGING_BYTES, dtype=np.uint8)
             self._staging = (buf, self.acl.util.numpy_to_ptr(buf))
         buf, ptr = self._staging
-        self._ok("MemoryPool: reading guard bytes (aclrtMemcpy)",
+        self._ok(_("MemoryPool: reading guard bytes (aclrtMemcpy)"),
                  self.acl.rt.memcpy(ptr, STAGING_BYTES, addr, n, C.ACL_MEMCPY_DEVICE_TO_HOST))
         return buf[:n]
 
     def _write_guard(self, seg: Segment) -> None:
         n = seg.end - seg.payload_end
-        self._ok("MemoryPool: writing guard bytes (aclrtMemset)",
+        self._ok(_("MemoryPool: writing guard bytes (aclrtMemset)"),
                  self.acl.rt.memset(seg.payload_end, n, GUARD_BYTE, n))
 
     # ----- segments ------------------------------------------------------------------------
@@ -235,7 +238,8 @@ class MemoryPool:
         length = _positive("MemoryPool.alloc", "length", length)
         rule = rule or self.rule
         if rule not in RULES:
-            raise ValueError(f"unknown rule {rule!r}; choose 'runtime' or 'dvpp'")
+            raise ValueError(_("unknown rule {rule}; choose 'runtime' or 'dvpp'").format(
+                rule=repr(rule)))
         size, align = segment_size(length), RULES[rule]
         start = self._free.alloc(size, align)
         if start is None:
@@ -254,14 +258,17 @@ class MemoryPool:
 
     def _why_full(self, length: int, size: int, align: int) -> str:
         s = self.stats()
-        head = (f"MemoryPool.alloc({length}): a segment needs m = ALIGN_UP({length},32)+32 = "
-                f"{size} B at a {align}-byte aligned start, ")
         if s.free >= size:
-            return head + (f"and {s.free} B are free, but in {s.free_blocks} pieces (largest "
-                           f"{s.largest_free} B): the pool is fragmented. Free neighbouring "
-                           f"segments so they merge, or allocate big segments first.")
-        return head + (f"but only {s.free} B of {s.capacity} are free. Free segments you no "
-                       f"longer need, or create a bigger pool.")
+            why = _("MemoryPool.alloc({length}): a segment needs m = ALIGN_UP({length},32)+32 = "
+                    "{size} B at a {align}-byte aligned start, and {free} B are free, but in "
+                    "{pieces} pieces (largest {largest} B): the pool is fragmented. Free "
+                    "neighbouring segments so they merge, or allocate big segments first.")
+        else:
+            why = _("MemoryPool.alloc({length}): a segment needs m = ALIGN_UP({length},32)+32 = "
+                    "{size} B at a {align}-byte aligned start, but only {free} B of {capacity} "
+                    "are free. Free segments you no longer need, or create a bigger pool.")
+        return why.format(length=length, size=size, align=align, free=s.free,
+                          pieces=s.free_blocks, largest=s.largest_free, capacity=s.capacity)
 
     def free(self, ptr: int, *, check: bool = True) -> None:
         """Give a segment back (it merges with free neighbours).
@@ -284,19 +291,24 @@ class MemoryPool:
         seg = self._live.get(ptr)
         if seg is not None:
             return seg
-        call = f"MemoryPool.free(0x{ptr:x})"
+        names = {"call": f"MemoryPool.free(0x{ptr:x})", "ptr": f"0x{ptr:x}"}
         if ptr in self._freed:
-            why = (f"{call}: segment {self._freed[ptr]} at 0x{ptr:x} was already freed. Free "
-                   f"each segment exactly once, and stop using the pointer after.")
+            why = _("{call}: segment {name} at {ptr} was already freed. Free each segment "
+                    "exactly once, and stop using the pointer after.").format(
+                name=self._freed[ptr], **names)
         elif not self.base <= ptr < self.base + self.capacity:
-            why = (f"{call}: 0x{ptr:x} did not come from this pool (it spans 0x{self.base:x} "
-                   f"to 0x{self.base + self.capacity:x}). Give memory back to whoever handed "
-                   f"it out: acl.rt.free for acl.rt.malloc, the other pool for its segments.")
+            why = _("{call}: {ptr} did not come from this pool (it spans {first} to {end}). "
+                    "Give memory back to whoever handed it out: acl.rt.free for acl.rt.malloc, "
+                    "the other pool for its segments.").format(
+                first=f"0x{self.base:x}", end=f"0x{self.base + self.capacity:x}", **names)
         else:
             inside = next((s for s in self._live.values() if s.start < ptr < s.end), None)
-            where = (f"points {ptr - inside.start} B inside segment {inside.label}"
-                     if inside else "is free space inside the pool, not a segment start")
-            why = f"{call}: 0x{ptr:x} {where}. Pass the exact address alloc returned."
+            why = (_("{call}: {ptr} points {offset} B inside segment {segment}. Pass the exact "
+                     "address alloc returned.").format(offset=ptr - inside.start,
+                                                       segment=inside.label, **names)
+                   if inside else
+                   _("{call}: {ptr} is free space inside the pool, not a segment start. Pass "
+                     "the exact address alloc returned.").format(**names))
         raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, why)
 
     # ----- guards --------------------------------------------------------------------------
@@ -328,14 +340,16 @@ class MemoryPool:
         found = self._overruns(segments)
         if not found:
             return
-        lines = [f"segment {seg.label}: {changed} of the {seg.size - seg.length} guard bytes "
-                 f"after its payload were overwritten" for seg, changed in found]
-        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: {len(found)} segment(s) wrote past their end — "
-                          + "; ".join(lines) + ". Keep every write within the length you "
-                          "asked for (the padding belongs to the pool; past it lies the next "
-                          "segment). The segments stay allocated; free(ptr, check=False) "
-                          "releases one anyway.")
+        lines = [_("segment {segment}: {changed} of the {guards} guard bytes after its "
+                   "payload were overwritten").format(segment=seg.label, changed=changed,
+                                                      guards=seg.size - seg.length)
+                 for seg, changed in found]
+        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, _(
+            "{call}: {count} segment(s) wrote past their end — {segments}. Keep every write "
+            "within the length you asked for (the padding belongs to the pool; past it lies "
+            "the next segment). The segments stay allocated; free(ptr, check=False) releases "
+            "one anyway.").format(call=call, count=len(found),
+                                  segments=pgettext("clauses", "; ").join(lines)))
 
     # ----- views -------------------------------------------------------------------------
     def stats(self) -> PoolStats:
@@ -362,9 +376,10 @@ class MemoryPool:
     # ----- lifetime ----------------------------------------------------------------------
     def _require_open(self, call: str) -> None:
         if self.closed:
-            raise AclLabError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                              f"MemoryPool.{call}: the pool is closed; its memory went back "
-                              f"to {self._backing.c_name}'s free call. Create a new pool.")
+            raise AclLabError(C.ACL_ERROR_RT_INVALID_HANDLE, _(
+                "MemoryPool.{call}: the pool is closed; its memory went back to {allocator}'s "
+                "free call. Create a new pool.").format(call=call,
+                                                        allocator=self._backing.c_name))
 
     def close(self, *, force: bool = False) -> None:
         """Give the big block back with the free call that matches its allocator.
@@ -376,12 +391,12 @@ class MemoryPool:
             return
         if self._live and not force:
             names = ", ".join(s.name for s in list(self._live.values())[:5])
-            raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID,
-                              f"MemoryPool.close: {len(self._live)} segment(s) are still "
-                              f"allocated ({names}{', ...' if len(self._live) > 5 else ''}); "
-                              f"their pointers would dangle. Free them first, or "
-                              f"close(force=True) if nothing uses them any more.")
-        self._ok("MemoryPool.close: freeing the pool's block",
+            raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, _(
+                "MemoryPool.close: {count} segment(s) are still allocated ({names}); their "
+                "pointers would dangle. Free them first, or close(force=True) if nothing uses "
+                "them any more.").format(count=len(self._live),
+                                         names=names + (", ..." if len(self._live) > 5 else "")))
+        self._ok(_("MemoryPool.close: freeing the pool's block"),
                  self._backing.free(self.acl, self.base))
         self.closed = True
         self._live.clear()
@@ -394,15 +409,18 @@ class MemoryPool:
 
     def __repr__(self) -> str:
         if self.closed:
-            return f"<MemoryPool {self.capacity} B, closed>"
+            return _("<MemoryPool {capacity} B, closed>").format(capacity=self.capacity)
         s = self.stats()
-        return (f"<MemoryPool {s.capacity} B {self.rule}/{self.allocator}: {s.segments} "
-                f"segments, {s.used} B used, {s.free} B free>")
+        return _("<MemoryPool {capacity} B {rule}/{allocator}: {segments} segments, {used} B "
+                 "used, {free} B free>").format(capacity=s.capacity, rule=self.rule,
+                                                allocator=self.allocator, segments=s.segments,
+                                                used=s.used, free=s.free)
 
 
 def _positive(call: str, name: str, value) -> int:
     v = as_int(call, name, value)
     if v <= 0:
         raise AclLabError(C.ACL_ERROR_INVALID_PARAM,
-                          f"{call}: {name} is {v}; ask for at least 1 byte.")
+                          _("{call}: {name} is {value}; ask for at least 1 byte.").format(
+                              call=call, name=name, value=v))
     return v

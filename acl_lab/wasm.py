@@ -27,7 +27,7 @@ def pyodide() -> bool:
 
 
 def where() -> str:
-    return "Pyodide, in the browser" if sys.platform == "emscripten" else f"{ENV}=pyodide"
+    return _("Pyodide, in the browser") if sys.platform == "emscripten" else f"{ENV}=pyodide"
 
 
 def no_threads(what: str) -> str:
@@ -42,11 +42,12 @@ def require(module: str, who: str) -> None:
     imported (onnx has no WebAssembly build, so chapter 08 cannot run in a browser tab)."""
     import importlib.util
     if importlib.util.find_spec(module) is None:
-        there = (f"{module} has no build for Pyodide, the Python of this browser tab "
-                 f"(JupyterLite)" if pyodide() else f"{module} is not installed")
-        raise ModuleNotFoundError(
-            f"{who} needs {module}, and {there}. Open it in JupyterLab (make lab) or on "
-            f"Binder; in a plain Python: pip install {module}.", name=module)
+        text = (_("{who} needs {module}, and {module} has no build for Pyodide, the Python of "
+                  "this browser tab (JupyterLite). Open it in JupyterLab (make lab) or on "
+                  "Binder; in a plain Python: pip install {module}.") if pyodide() else
+                _("{who} needs {module}, and {module} is not installed. Open it in JupyterLab "
+                  "(make lab) or on Binder; in a plain Python: pip install {module}."))
+        raise ModuleNotFoundError(text.format(who=who, module=module), name=module)
 
 
 _real_start = threading.Thread.start
@@ -57,7 +58,7 @@ def _start_refused(self):
     kernel's own machinery, started before, keeps its threads)."""
     caller = sys._getframe(1).f_globals.get("__name__", "")
     if caller == "__main__" or caller.split(".")[0] == "acl_lab":
-        raise RuntimeError(no_threads(f"{self.name} was not started"))
+        raise RuntimeError(no_threads(_("{thread} was not started").format(thread=self.name)))
     return _real_start(self)
 
 

@@ -2,6 +2,7 @@
 import io
 import json
 import os
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -178,3 +179,25 @@ def test_make_lab_zh_and_the_chinese_binder_link():
     assert cli.binder_url("https://github.com/o/acl_lab.git", "zh_CN").endswith(
         "?urlpath=lab/tree/notebooks/zh_CN/00_start_here.ipynb")
     assert (cli.CHECKOUT / cli.START_NOTEBOOKS["zh_CN"]).exists()
+
+
+def test_doctor_speaks_chinese_when_asked(tmp_path):
+    """ACL_LAB_LANG=zh_CN: the report's sections, labels and advice are Chinese, the labels
+    still line up (a Chinese character takes two columns), names and paths stay as they are."""
+    from acl_lab.i18n import columns
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACL_LAB_")}
+    out = subprocess.run([sys.executable, "-m", "acl_lab.cli", "doctor"], capture_output=True,
+                         text=True, env={**env, "ACL_LAB_LANG": "zh_CN",
+                                         "ACL_LAB_BACKEND": "ascend"}, cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    for text in ("\n后端\n", "\n当前使用\n", "\n  依赖包     numpy", "\n  ascend     在本机不可用：\n",
+                 "解决：安装 CANN Toolkit", "  后端       ascend ($ACL_LAB_BACKEND)  <- 在本机无法运行",
+                 "\n  防护层     开启", "\n如何准备：\n", "没有 NPU 时请继续使用模拟器"):
+        assert text in out.stdout, text
+    for label in ("依赖包", "测试依赖", "后端", "配置", "防护层", "控件扩展", "章节"):
+        line = next(line for line in out.stdout.splitlines() if line.startswith(f"  {label} "))
+        value = line[2 + len(label):]
+        assert 2 + columns(label) + len(value) - len(value.lstrip(" ")) == 13, line
+    assert "\n  Python     " in out.stdout and "\n  sim        可用：配置 310, " in out.stdout
+    assert "Backends" not in out.stdout and "not available" not in out.stdout

@@ -326,3 +326,15 @@ def test_05_3_overrun_detective(acl):
     fails("05.3", pool, "rgb", hint="kept within its length")
     fails("05.3", pool, "image", hint="not a live segment")
     fails("05.3", _suspects(acl, None), "depth", hint="every guard byte is intact")
+
+
+def test_05_3_finds_the_culprit_in_the_chinese_edition_too(acl):
+    """The check reads the pool's report, which is Chinese there."""
+    import acl_lab
+    pool = _suspects(acl, "depth")
+    acl_lab.set_language("zh_CN")
+    try:
+        assert "'depth' 写越界了" in repr(passes("05.3", pool, "depth"))
+        assert "'rgb' 没有超出它的长度" in repr(fails("05.3", pool, "rgb"))
+    finally:
+        acl_lab.set_language("en")

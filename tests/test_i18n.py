@@ -11,7 +11,7 @@ import pytest
 
 import acl_lab
 from acl_lab import errors, exercises, i18n
-from acl_lab.constants import ACL_ERROR_RT_PARAM_INVALID
+from acl_lab.constants import ACL_ERROR_RT_INTERNAL_ERROR, ACL_ERROR_RT_PARAM_INVALID
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -38,15 +38,19 @@ def _fields(text: str) -> set[str]:
 
 
 def literal_message_ids() -> set[str]:
-    """The string literal of every ``_("...")`` call in the package, found by ``ast``."""
+    """The string literal of every ``_("...")``, ``N_("...")`` (an id marked where a table
+    defines it, translated where shown) and ``pgettext("context", "...")`` call in the
+    package, found by ``ast``."""
     ids = set()
     for path in (ROOT / "acl_lab").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "_" and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                ids.add(node.args[0].value)
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            at = {"_": 0, "N_": 0, "pgettext": 1}.get(node.func.id)
+            if (at is not None and len(node.args) > at
+                    and isinstance(node.args[at], ast.Constant)
+                    and isinstance(node.args[at].value, str)):
+                ids.add(node.args[at].value)
     return ids
 
 
@@ -71,7 +75,9 @@ def test_every_message_has_a_chinese_translation_with_the_same_placeholders():
     assert not missing, f"{len(missing)} untranslated, e.g. {missing[:3]}"
     for msgid, text in catalog.items():
         assert _fields(text) == _fields(msgid), msgid
-        assert re.search(r"[\u4e00-\u9fff]", text), f"not Chinese: {text!r}"
+        # Chinese words, or Chinese punctuation around placeholders ("{note}：{text}")
+        assert re.search(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", text), \
+            f"not Chinese: {text!r}"
 
 
 def test_names_and_codes_stay_untranslated(chinese):
@@ -141,3 +147,63 @@ def test_a_double_free_is_explained_in_the_learners_language():
     assert f"aclrtFree：0x{ptr:x} 已经释放过了" in chinese_text
     assert f"aclrtFree: 0x{ptr:x} was already released (" in english_text
     assert "Free each block exactly once" in english_text
+
+
+def test_chinese_explanations_run_on_without_spaces_between_sentences():
+    """An explanation's parts (meaning, usual cause, remedy) join with a space in English and
+    directly in Chinese ("。应用代码中的常见原因…")."""
+    code = ACL_ERROR_RT_INTERNAL_ERROR
+    assert "in the runtime. Usual cause in application code: " in acl_lab.explain(code)
+    acl_lab.set_language("zh_CN")
+    try:
+        assert "Runtime内部错误。应用代码中的常见原因：" in acl_lab.explain(code)
+        spaced = [c for c in errors.ERROR_NAMES if "。 " in acl_lab.explain(c)]
+    finally:
+        acl_lab.set_language("en")
+    assert spaced == []
+
+
+def test_join_sentences_spaces_english_only():
+    assert i18n.join_sentences(["One.", "Two."]) == "One. Two."
+    assert i18n.join_sentences(["第一句。", "第二句。"]) == "第一句。第二句。"
+    assert i18n.join_sentences(["第一句。", "Then English."]) == "第一句。Then English."
+    assert i18n.join_sentences([]) == ""
+
+
+def test_pool_refusals_and_injected_faults_speak_the_learners_language():
+    from acl_lab.pool import MemoryPool
+
+    acl_lab.reset()
+    acl = acl_lab.load()
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    pool = MemoryPool(acl, 4096)
+    acl_lab.set_language("zh_CN")
+    try:
+        with pytest.raises(errors.AclLabError, match="4096 B 中只有 4096 B 空闲。请释放"):
+            pool.alloc(5000)
+        assert "0 个内存块" in repr(pool)
+        fault = acl_lab.inject("rt.malloc", code=207001)
+        assert repr(fault).startswith("<注入的故障：rt.malloc 以 ACL_ERROR_RT_MEMORY_ALLOCATION")
+        assert acl.rt.malloc(64, 0)[1] == 207001
+        assert acl.get_recent_err_msg().startswith("rt.malloc：注入的故障。")
+    finally:
+        acl_lab.set_language("en")
+        pool.close(force=True)
+        acl_lab.reset()
+
+
+def test_exercise_feedback_speaks_the_learners_language(chinese):
+    """Not only the title and hint: the check's own "not yet" and "passed" texts too."""
+    acl_lab.reset()
+    acl = acl_lab.load()
+    try:
+        assert acl.init() == 0
+        count, _ = acl.rt.get_device_count()
+        assert "这是整个 (count, ret) 元组；请解包" in repr(
+            exercises.check("00.1", acl, acl.rt.get_device_count()))
+        assert repr(exercises.check("00.1", acl, count)).endswith(
+            f"这台机器有 {count} 个Device，编号从 0 到 {count - 1}。")
+        assert "ptr 应该是 int，而不是 str（'x'）。before = " in repr(
+            exercises.check("04.2", "x", 0))          # then the hint
+    finally:
+        acl_lab.reset()

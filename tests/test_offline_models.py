@@ -94,6 +94,21 @@ def test_atc_refuses_bad_flags_as_atc_does(tmp_path, monkeypatch, args, expected
     assert not (tmp_path / "x.om").exists()
 
 
+def test_atc_speaks_the_learners_language_and_keeps_atcs_own_lines(tmp_path, monkeypatch):
+    """ACL_LAB_LANG=zh_CN: the E-coded line keeps its code and brackets, its words are
+    Chinese; "ATC run failed" stays ATC's own words, which scripts look for."""
+    monkeypatch.chdir(tmp_path)
+    acl_lab.set_language("zh_CN")
+    try:
+        code, out = _atc("--model=missing.onnx", "--framework=5", "--output=x",
+                         "--soc_version=Ascend910B3")
+    finally:
+        acl_lab.set_language("en")
+    assert code == 1
+    assert "E10001: 参数[--model]的取值[missing.onnx]无效。原因：文件不存在或无法读取。" in out
+    assert out.strip().endswith(atc.FAILED)
+
+
 def _onnx(tmp_path, op: str, shape) -> str:
     graph = helper.make_graph(
         [helper.make_node(op, ["x"], ["y"])], "g",

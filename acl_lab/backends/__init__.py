@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+from ..i18n import _
 from ..snapshot_schema import Snapshot
 
 BACKENDS = ("sim", "ascend")
@@ -61,4 +62,5 @@ def select(backend: str | None = None, profile: str | None = None) -> Backend:
     if name == "ascend":
         from .ascend import ascend_backend
         return ascend_backend()
-    raise ValueError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    raise ValueError(_("unknown backend {name}; choose one of {names}").format(
+        name=repr(name), names=", ".join(BACKENDS)))

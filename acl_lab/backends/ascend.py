@@ -14,20 +14,22 @@ from dataclasses import dataclass, field
 
 from .. import constants as C
 from ..errors import explain
+from ..i18n import N_, _
 from ..snapshot_schema import PoolRow, Snapshot
 from . import Backend
 
 SET_ENV = "/usr/local/Ascend/ascend-toolkit/set_env.sh"
 HOME_VARS = ("ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH")
-HOW_TO_INSTALL = f"""How to get there:
+#: translated and filled where shown: ``_(HOW_TO_INSTALL).format(set_env=SET_ENV)``
+HOW_TO_INSTALL = N_("""How to get there:
   1. Install the NPU driver and firmware, then the CANN toolkit
      (Ascend-cann-toolkit_<version>_linux-<arch>.run --install, from hiascend.com).
      pyACL ships inside the toolkit; it is not on PyPI.
-  2. In the shell that starts Python or Jupyter: source {SET_ENV}
+  2. In the shell that starts Python or Jupyter: source {set_env}
      (it sets ASCEND_TOOLKIT_HOME, LD_LIBRARY_PATH and PYTHONPATH for pyACL).
   3. `npu-smi info` must list the NPU (in a container, pass the /dev/davinci* devices),
      then run `acl-lab doctor`.
-Without an NPU, keep using the simulator: unset ACL_LAB_BACKEND, or acl_lab.load(backend="sim")."""
+Without an NPU, keep using the simulator: unset ACL_LAB_BACKEND, or acl_lab.load(backend="sim").""")
 
 
 class BackendUnavailable(RuntimeError):
@@ -48,31 +50,35 @@ class Diagnosis:
         return not self.problems
 
     def explain(self) -> str:
-        lines = ['The "ascend" backend needs pyACL (from the CANN toolkit) and an Ascend NPU.',
-                 "Missing on this machine:"]
+        lines = [_('The "ascend" backend needs pyACL (from the CANN toolkit) and an Ascend NPU.'),
+                 _("Missing on this machine:")]
         lines += [f"  - {p}" for p in self.problems]
-        return "\n".join(lines + [HOW_TO_INSTALL])
+        return "\n".join(lines + [_(HOW_TO_INSTALL).format(set_env=SET_ENV)])
 
 
 def _environment_problems() -> list[str]:
     home = next((os.environ[v] for v in HOME_VARS if os.environ.get(v)), None)
     if home is None:
-        where = (f"the toolkit is installed ({SET_ENV} exists) but its environment is not "
-                 f"loaded" if os.path.exists(SET_ENV) else f"no CANN toolkit at {SET_ENV}")
-        return [f"CANN environment: {' / '.join(HOME_VARS)} not set — {where}."]
+        where = (_("the toolkit is installed ({set_env} exists) but its environment is not "
+                   "loaded") if os.path.exists(SET_ENV) else
+                 _("no CANN toolkit at {set_env}")).format(set_env=SET_ENV)
+        return [_("CANN environment: {names} not set — {where}.").format(
+            names=" / ".join(HOME_VARS), where=where)]
     if home not in os.environ.get("LD_LIBRARY_PATH", ""):
-        return [f"CANN libraries: LD_LIBRARY_PATH does not include {home}; source "
-                f"{SET_ENV} in this shell."]
+        return [_("CANN libraries: LD_LIBRARY_PATH does not include {home}; source {set_env} "
+                  "in this shell.").format(home=home, set_env=SET_ENV)]
     return []
 
 
 def _import_problem(error: Exception) -> str:
-    text = f"pyACL: `import acl` failed ({type(error).__name__}: {error})"
+    names = {"error": type(error).__name__, "message": error}
     if "shared object" in str(error):
-        return text + " — the CANN libraries are not on LD_LIBRARY_PATH."
+        return _("pyACL: `import acl` failed ({error}: {message}) — the CANN libraries are not "
+                 "on LD_LIBRARY_PATH.").format(**names)
     if isinstance(error, ModuleNotFoundError):
-        return text + " — pyACL is not on PYTHONPATH (set_env.sh adds it)."
-    return text + "."
+        return _("pyACL: `import acl` failed ({error}: {message}) — pyACL is not on PYTHONPATH "
+                 "(set_env.sh adds it).").format(**names)
+    return _("pyACL: `import acl` failed ({error}: {message}).").format(**names)
 
 
 def diagnose() -> Diagnosis:
@@ -85,21 +91,22 @@ def diagnose() -> Diagnosis:
         d.problems += _environment_problems()
         return d
     if not hasattr(module, "rt"):
-        d.problems.append(f"pyACL: the `acl` module found at "
-                          f"{getattr(module, '__file__', '?')} is not pyACL (it has no acl.rt).")
+        d.problems.append(_("pyACL: the `acl` module found at {path} is not pyACL (it has no "
+                            "acl.rt).").format(path=getattr(module, "__file__", "?")))
         return d
     d.module = module
-    d.notes.append(f"pyACL from {getattr(module, '__file__', '?')}")
+    d.notes.append(_("pyACL from {path}").format(path=getattr(module, "__file__", "?")))
     try:
         count, ret = module.rt.get_device_count()
     except Exception as e:
-        d.problems.append(f"device: acl.rt.get_device_count() raised {e!r}.")
+        d.problems.append(_("device: acl.rt.get_device_count() raised {error}.").format(
+            error=repr(e)))
         return d
     if ret != 0:
-        d.problems.append(f"device: acl.rt.get_device_count() returned {explain(ret)} "
-                          f"The NPU driver does not answer.")
+        d.problems.append(_("device: acl.rt.get_device_count() returned {explanation} The NPU "
+                            "driver does not answer.").format(explanation=explain(ret)))
     elif count == 0:
-        d.problems.append("device: the driver sees no Ascend NPU.")
+        d.problems.append(_("device: the driver sees no Ascend NPU."))
     else:
         d.device_count = count
     return d
@@ -177,8 +184,8 @@ def ascend_backend() -> Backend:
 
     def reset(profile: str | None = None) -> None:
         if profile:
-            print(f"[acl_lab] profile {profile!r} is ignored on real hardware: the device is "
-                  f"what it is.", file=sys.stderr)
+            print(_("[acl_lab] profile {profile} is ignored on real hardware: the device is "
+                    "what it is.").format(profile=repr(profile)), file=sys.stderr)
         guard.release_all()
 
     backend = Backend(name="ascend", acl=guard.acl, clock=guard.clock,
@@ -191,5 +198,5 @@ def set_guard(enabled: bool) -> None:
     """Turn the guard of the loaded ascend backend on or off (it keeps its registry either
     way). Off, misuse reaches the device: expect real error codes, or a crash."""
     if _CURRENT is None:
-        raise RuntimeError('load the ascend backend first: acl_lab.load(backend="ascend")')
+        raise RuntimeError(_('load the ascend backend first: acl_lab.load(backend="ascend")'))
     _CURRENT[2].enabled = bool(enabled)

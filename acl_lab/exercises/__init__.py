@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..i18n import _
+from ..i18n import _, join_sentences
 
 _CHECKS: dict[str, tuple[str, str, Callable]] = {}
 WELL_DONE = "well done."
@@ -73,7 +73,8 @@ def _lookup(exercise_id: str):
         except ModuleNotFoundError:
             pass
     if exercise_id not in _CHECKS:
-        raise KeyError(f"no exercise {exercise_id!r}; known: {', '.join(sorted(_CHECKS))}")
+        raise KeyError(_("no exercise {exercise}; known: {known}").format(
+            exercise=repr(exercise_id), known=", ".join(sorted(_CHECKS))))
     return _CHECKS[exercise_id]
 
 
@@ -103,7 +104,7 @@ def _run(exercise_id: str, *args, **kwargs) -> Result:
         return Result(exercise_id, title, False, hint)
     wrong = _wrong_arguments(fn, args, kwargs)
     if wrong:
-        return Result(exercise_id, title, False, f"{wrong} {hint}")
+        return Result(exercise_id, title, False, join_sentences([wrong, _(hint)]))
     try:
         message = fn(*args, **kwargs)
         return Result(exercise_id, title, True, message or WELL_DONE)
@@ -116,7 +117,8 @@ def _run(exercise_id: str, *args, **kwargs) -> Result:
             _blame_the_check(e, exercise_id)
             raise
         return Result(exercise_id, title, False,
-                      f"your code raised {type(e).__name__}: {e}. {hint}")
+                      _("your code raised {error}: {message}. {hint}").format(
+                          error=type(e).__name__, message=e, hint=_(hint)))
 
 
 #: Annotations of check functions, read as "any value of this kind" (numpy ints are ints).
@@ -129,19 +131,19 @@ def _wrong_arguments(fn: Callable, args: tuple, kwargs: dict) -> str:
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError:
-        return f"pass ({', '.join(signature.parameters)}) to the check."
+        return _("pass ({parameters}) to the check.").format(
+            parameters=", ".join(signature.parameters))
     hints = typing.get_type_hints(fn)
     for name, value in bound.arguments.items():
         kind = _KINDS.get(hints.get(name), hints.get(name))
         if isinstance(kind, type) and not isinstance(value, kind):
-            return (f"{name} should be {_a(hints[name])}, not {type(value).__name__} "
-                    f"({value!r:.60}).")
+            expected = getattr(hints[name], "__name__", str(hints[name]))
+            text = (_("{name} should be an {kind}, not {type} ({value}).")
+                    if expected[0] in "aeiou" else
+                    _("{name} should be a {kind}, not {type} ({value})."))
+            return text.format(name=name, kind=expected, type=type(value).__name__,
+                               value=f"{value!r:.60}")
     return ""
-
-
-def _a(kind) -> str:
-    name = getattr(kind, "__name__", str(kind))
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 _KIT = Path(__file__).resolve().parents[1]

@@ -5,6 +5,7 @@ import numbers
 
 from acl_lab import constants as C
 from acl_lab.errors import explain
+from acl_lab.i18n import _
 
 from . import NotYet, exercise
 
@@ -16,10 +17,11 @@ def device_count(acl, count):
     expected, ret = acl.rt.get_device_count()
     assert ret == C.ACL_SUCCESS
     if isinstance(count, tuple):
-        raise NotYet("that is the whole (count, ret) tuple; unpack it: "
-                     "count, ret = acl.rt.get_device_count().")
+        raise NotYet(_("that is the whole (count, ret) tuple; unpack it: "
+                       "count, ret = acl.rt.get_device_count()."))
     assert type(count) is int and count == expected
-    return f"this machine has {count} device(s), numbered 0 to {count - 1}."
+    return _("this machine has {count} device(s), numbered 0 to {last}.").format(
+        count=count, last=count - 1)
 
 
 @exercise("00.2", "Name the failure",
@@ -28,11 +30,13 @@ def device_count(acl, count):
           "pass ret.")
 def invalid_device(acl, ret):
     if isinstance(ret, tuple):
-        raise NotYet("set_device only acts, so it returns a bare ret, not a tuple.")
+        raise NotYet(_("set_device only acts, so it returns a bare ret, not a tuple."))
     if not isinstance(ret, numbers.Integral):
-        raise NotYet(f"ret should be the int set_device returned, not {type(ret).__name__}.")
+        raise NotYet(_("ret should be the int set_device returned, not {type}.").format(
+            type=type(ret).__name__))
     if ret == C.ACL_SUCCESS:
-        raise NotYet("that call succeeded: device ids run from 0 to count - 1, so ask for "
-                     "device `count`.")
+        raise NotYet(_("that call succeeded: device ids run from 0 to count - 1, so ask for "
+                       "device `count`."))
     assert ret == C.ACL_ERROR_RT_INVALID_DEVICEID
-    return f"{explain(ret).split(':')[0]}: device ids run from 0 to count - 1."
+    return _("{error}: device ids run from 0 to count - 1.").format(
+        error=explain(ret).split(":")[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.errors import explain
+from acl_lab.i18n import _
 
 from . import NotYet, exercise
 
@@ -14,15 +15,16 @@ from . import NotYet, exercise
 def worker_stream(acl, out: dict):
     ret = out.get("ret")
     if not isinstance(ret, int):
-        raise NotYet("the worker did not store the ret of acl.rt.create_stream() in "
-                     "out_dict['ret']: keep the cell's last line of the worker.")
+        raise NotYet(_("the worker did not store the ret of acl.rt.create_stream() in "
+                       "out_dict['ret']: keep the cell's last line of the worker."))
     if ret != C.ACL_SUCCESS:
-        raise NotYet(f"create_stream in the worker returned {explain(ret).split(':')[0]}. "
-                     f"The current context is per thread: in the worker, call "
-                     f"acl.rt.set_context(default_ctx) before acl.rt.create_stream().")
+        raise NotYet(_("create_stream in the worker returned {error}. The current context is "
+                       "per thread: in the worker, call acl.rt.set_context(default_ctx) before "
+                       "acl.rt.create_stream().").format(error=explain(ret).split(":")[0]))
     stream = out["stream"]
     assert any(s["handle"] == stream for s in acl_lab.snapshot()["streams"])
-    return f"the worker made ctx current and created stream 0x{stream:x}."
+    return _("the worker made ctx current and created stream {stream}.").format(
+        stream=f"0x{stream:x}")
 
 
 def _last(calls, name: str, stream: int) -> int:
@@ -53,16 +55,18 @@ def cross_stream_order(acl, out: int, producer: int, consumer: int):
     fill = _last(calls, "rt.memset_async", producer)
     copy = _last(calls, "rt.memcpy_async", consumer)
     if fill < 0 or copy < fill:
-        raise NotYet("run the whole cell: the memset on producer, then the copy on consumer.")
+        raise NotYet(_("run the whole cell: the memset on producer, then the copy on "
+                       "consumer."))
     if not _waits_between(calls, fill, copy, producer, consumer):
-        raise NotYet("consumer does not wait for producer: after the memset, call "
-                     "acl.rt.record_event(ready, producer), then "
-                     "acl.rt.stream_wait_event(consumer, ready), before the copy. "
-                     "Synchronizing producer from the host would work too, but it blocks the "
-                     "host; the event keeps the ordering on the device.")
+        raise NotYet(_("consumer does not wait for producer: after the memset, call "
+                       "acl.rt.record_event(ready, producer), then "
+                       "acl.rt.stream_wait_event(consumer, ready), before the copy. "
+                       "Synchronizing producer from the host would work too, but it blocks the "
+                       "host; the event keeps the ordering on the device."))
     seen = list(acl.util.ptr_to_bytes(out, 8))
     assert seen == [9] * 8
-    return "consumer copied only after producer's memset, and the host never waited for it."
+    return _("consumer copied only after producer's memset, and the host never waited for "
+             "it.")
 
 
 RELEASE_HINT = ("Release in reverse order of creation: acl.rt.destroy_event(e), "
@@ -74,10 +78,11 @@ RELEASE_HINT = ("Release in reverse order of creation: acl.rt.destroy_event(e), 
 def released(acl):
     snap = acl_lab.snapshot()
     if snap["reports"]:
-        raise NotYet(f"something was released for you: {snap['reports'][0]}")
+        raise NotYet(_("something was released for you: {report}").format(
+            report=snap["reports"][0]))
     if any(d["open"] for d in snap["devices"].values()):
-        raise NotYet(f"device 0 is still set. {RELEASE_HINT}")
+        raise NotYet(_("device 0 is still set. {hint}").format(hint=_(RELEASE_HINT)))
     if snap["initialized"]:
-        raise NotYet("AscendCL is still initialized: acl.finalize() comes last.")
+        raise NotYet(_("AscendCL is still initialized: acl.finalize() comes last."))
     assert not snap["streams"] and not snap["allocations"]
-    return "streams, memory, device and process released in order, nothing leaked."
+    return _("streams, memory, device and process released in order, nothing leaked.")

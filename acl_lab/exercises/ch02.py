@@ -6,6 +6,7 @@ from acl_lab import constants as C
 
 from collections.abc import Callable
 
+from ..i18n import _
 from ..memory_rules import FREED_BY
 from ..trace import untraced
 from . import NotYet, exercise
@@ -47,18 +48,23 @@ def predicted_pages(acl, pages: Callable):
     for size, policy in PAGE_CASES:
         guess = pages(size, policy)
         if guess not in ("huge", "normal"):
-            raise NotYet(f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]}) returned {guess!r}. "
-                         f"{PAGES_HINT}")
+            raise NotYet(_("{call} returned {guess}. {hint}").format(
+                call=f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]})", guess=repr(guess),
+                hint=_(PAGES_HINT)))
         ptr, ret = untraced(acl.rt.malloc)(size, policy)
         assert ret == C.ACL_SUCCESS
         actual = page_of(live_allocation(ptr))
         assert untraced(acl.rt.free)(ptr) == C.ACL_SUCCESS
         if guess != actual:
-            padded = " (HUGE_FIRST compares the padded size, ALIGN_UP(size, 32) + 32, " \
-                     "with 1 MiB)" if policy == C.ACL_MEM_MALLOC_HUGE_FIRST else ""
-            raise NotYet(f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]}) returned {guess!r}, "
-                         f"but aclrtMalloc put the block on {actual} pages{padded}.")
-    return f"all {len(PAGE_CASES)} placements predicted, the 1 MiB boundary included."
+            text = (_("{call} returned {guess}, but aclrtMalloc put the block on {actual} pages "
+                      "(HUGE_FIRST compares the padded size, ALIGN_UP(size, 32) + 32, with "
+                      "1 MiB).") if policy == C.ACL_MEM_MALLOC_HUGE_FIRST else
+                    _("{call} returned {guess}, but aclrtMalloc put the block on {actual} "
+                      "pages."))
+            raise NotYet(text.format(call=f"pages({size}, {C.MALLOC_POLICY_NAMES[policy]})",
+                                     guess=repr(guess), actual=actual))
+    return _("all {count} placements predicted, the 1 MiB boundary included.").format(
+        count=len(PAGE_CASES))
 
 
 def _released_by_partner(calls, api: str, ptr: int) -> bool:
@@ -82,18 +88,19 @@ def freed_with_partner(acl, blocks: dict):
     calls = list(acl_lab.tracer().calls)
     unknown = [api for api in blocks if api not in FREED_BY]
     if unknown:
-        raise NotYet(f"blocks has a key {unknown[0]!r}; keep the keys the cell above made "
-                     f"({', '.join(FREED_BY)}).")
+        raise NotYet(_("blocks has a key {key}; keep the keys the cell above made "
+                       "({keys}).").format(key=repr(unknown[0]), keys=", ".join(FREED_BY)))
     missing = [api for api in BLOCKS_MADE if api not in blocks]
     if missing:
-        raise NotYet(f"blocks has no key {missing[0]!r}: run the cell that made blocks again, "
-                     f"then free each of its {len(BLOCKS_MADE)} blocks.")
+        raise NotYet(_("blocks has no key {key}: run the cell that made blocks again, then free "
+                       "each of its {count} blocks.").format(key=repr(missing[0]),
+                                                           count=len(BLOCKS_MADE)))
     left = [api for api, ptr in blocks.items() if not _released_by_partner(calls, api, ptr)]
     if left:
-        raise NotYet("not released by their partners yet: "
-                     + "; ".join(f"acl.{traced_free(api)}(blocks[{api!r}])" for api in left)
-                     + ". (After a refused free, acl.get_recent_err_msg() names the partner.)")
+        raise NotYet(_("not released by their partners yet: {calls}. (After a refused free, "
+                       "acl.get_recent_err_msg() names the partner.)").format(
+            calls="; ".join(f"acl.{traced_free(api)}(blocks[{api!r}])" for api in left)))
     for ptr in blocks.values():
         assert live_allocation(ptr) is None
-    return "every block released by its partner: " + ", ".join(
-        f"{api} -> acl.{traced_free(api)}" for api in blocks) + "."
+    return _("every block released by its partner: {pairs}.").format(pairs=", ".join(
+        f"{api} -> acl.{traced_free(api)}" for api in blocks))

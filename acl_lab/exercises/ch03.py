@@ -8,6 +8,7 @@ import acl_lab
 from acl_lab import constants as C
 
 from . import NotYet, exercise
+from ..i18n import _
 from ..trace import untraced
 from .ch02 import live_allocation
 
@@ -40,12 +41,14 @@ ROUND_TRIP_HINT = ("Two synchronous copies: acl.rt.memcpy(dev_buf, data.nbytes, 
 def round_trip(acl, dev_buf: int, result: np.ndarray, data: np.ndarray):
     want = _as_bytes(data)
     if not np.array_equal(device_bytes(acl, dev_buf, want.size), want):
-        raise NotYet(f"dev_buf does not hold the data yet. {ROUND_TRIP_HINT}")
+        raise NotYet(_("dev_buf does not hold the data yet. {hint}").format(
+            hint=_(ROUND_TRIP_HINT)))
     if not np.array_equal(_as_bytes(result), want):
-        raise NotYet("dev_buf holds the data, but result does not: "
-                     "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
-                     "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST).")
-    return f"{want.size} bytes went to the device and came back unchanged."
+        raise NotYet(_("dev_buf holds the data, but result does not: "
+                       "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
+                       "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST)."))
+    return _("{count} bytes went to the device and came back unchanged.").format(
+        count=want.size)
 
 
 @exercise("03.2", "Don't overwrite a buffer in flight",
@@ -55,16 +58,18 @@ def round_trip(acl, dev_buf: int, result: np.ndarray, data: np.ndarray):
 def staged_twice(acl, dev_a: int, dev_b: int, first: np.ndarray, second: np.ndarray):
     got_a = device_bytes(acl, dev_a, _as_bytes(first).size)
     if np.array_equal(got_a, _as_bytes(second)):
-        raise NotYet("dev_a received the *second* batch: the first copy ran only after you had "
-                     "refilled the staging buffer. Wait for it with "
-                     "acl.rt.synchronize_stream(stream) right after the first memcpy_async "
-                     "(or synchronize_event on an event recorded after it).")
+        raise NotYet(_("dev_a received the *second* batch: the first copy ran only after you "
+                       "had refilled the staging buffer. Wait for it with "
+                       "acl.rt.synchronize_stream(stream) right after the first memcpy_async "
+                       "(or synchronize_event on an event recorded after it)."))
     if not np.array_equal(got_a, _as_bytes(first)):
-        raise NotYet("dev_a does not hold the first batch: keep the first copy and let it "
-                     "finish before the staging buffer changes.")
+        raise NotYet(_("dev_a does not hold the first batch: keep the first copy and let it "
+                       "finish before the staging buffer changes."))
     if not np.array_equal(device_bytes(acl, dev_b, _as_bytes(second).size), _as_bytes(second)):
-        raise NotYet("dev_b does not hold the second batch: synchronize the stream at the end.")
-    return "each batch reached its buffer: the staging buffer changed only after its copy ran."
+        raise NotYet(_("dev_b does not hold the second batch: synchronize the stream at the "
+                       "end."))
+    return _("each batch reached its buffer: the staging buffer changed only after its copy "
+             "ran.")
 
 
 @exercise("03.3", "A truly asynchronous upload",
@@ -76,17 +81,19 @@ def pinned_upload(acl, dev_in: int, payload: np.ndarray, stream: int):
     uploads = [c for c in acl_lab.tracer().calls if c.name == "rt.memcpy_async"
                and c.args[:1] == (dev_in,) and c.args[-1:] == (stream,) and c.ret == 0]
     if not uploads:
-        raise NotYet("no successful acl.rt.memcpy_async into dev_in on the stream yet. Stage "
-                     "the array in pinned memory first: host_view(staging, payload.nbytes)[:] "
-                     "= payload, then acl.rt.memcpy_async(dev_in, payload.nbytes, staging, "
-                     "payload.nbytes, ACL_MEMCPY_HOST_TO_DEVICE, stream), then "
-                     "acl.rt.synchronize_stream(stream).")
+        raise NotYet(_("no successful acl.rt.memcpy_async into dev_in on the stream yet. "
+                       "Stage the array in pinned memory first: host_view(staging, "
+                       "payload.nbytes)[:] = payload, then acl.rt.memcpy_async(dev_in, "
+                       "payload.nbytes, staging, payload.nbytes, ACL_MEMCPY_HOST_TO_DEVICE, "
+                       "stream), then acl.rt.synchronize_stream(stream)."))
     source = live_allocation(uploads[-1].args[2])
     if source is None or not source["pinned"]:
-        raise NotYet("the async copy read pageable memory (a numpy array), so ACL ran it "
-                     "synchronously. Stage the data in the pinned buffer first "
-                     "(host_view(staging, payload.nbytes)[:] = payload) and copy from staging.")
+        raise NotYet(_("the async copy read pageable memory (a numpy array), so ACL ran it "
+                       "synchronously. Stage the data in the pinned buffer first "
+                       "(host_view(staging, payload.nbytes)[:] = payload) and copy from "
+                       "staging."))
     if not np.array_equal(device_bytes(acl, dev_in, want.size), want):
-        raise NotYet("dev_in does not hold the payload: fill the staging buffer before the "
-                     "copy, and synchronize the stream before checking.")
-    return "the upload ran on the stream from pinned memory, and dev_in holds the payload."
+        raise NotYet(_("dev_in does not hold the payload: fill the staging buffer before the "
+                       "copy, and synchronize the stream before checking."))
+    return _("the upload ran on the stream from pinned memory, and dev_in holds the "
+             "payload.")

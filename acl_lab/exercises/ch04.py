@@ -6,6 +6,7 @@ from collections.abc import Iterable
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.align import malloc_footprint
+from acl_lab.i18n import _
 
 from . import NotYet, exercise
 
@@ -18,9 +19,11 @@ def _allocation(ptr, what: str) -> dict:
     for a in acl_lab.snapshot()["allocations"]:
         if a["ptr"] == ptr:
             return a
-    raise NotYet(f"{what} (0x{ptr:x}) is not a live allocation: allocate it and do not free "
-                 f"it before the check." if isinstance(ptr, int) else
-                 f"{what} must be the pointer (an int) the allocator returned.")
+    raise NotYet(_("{what} ({ptr}) is not a live allocation: allocate it and do not free it "
+                   "before the check.").format(what=what, ptr=f"0x{ptr:x}")
+                 if isinstance(ptr, int) else
+                 _("{what} must be the pointer (an int) the allocator returned.").format(
+                     what=what))
 
 
 def _pool_attr(a: dict) -> int:
@@ -38,14 +41,16 @@ def _pool_attr(a: dict) -> int:
 def footprint_drops(drops: Iterable):
     drops = list(drops)
     if len(drops) != len(FOOTPRINT_SIZES):
-        raise NotYet(f"give one drop per size: {len(FOOTPRINT_SIZES)} numbers for sizes "
-                     f"{list(FOOTPRINT_SIZES)}, got {len(drops)}.")
+        raise NotYet(_("give one drop per size: {count} numbers for sizes {sizes}, got "
+                       "{got}.").format(count=len(FOOTPRINT_SIZES), sizes=list(FOOTPRINT_SIZES),
+                                        got=len(drops)))
     for size, got in zip(FOOTPRINT_SIZES, drops):
         want = malloc_footprint(size)
         if got != want:
-            raise NotYet(f"aclrtMalloc({size}) takes {want} B, not {got!r}: round {size} up to a "
-                         f"multiple of 32, then add 32.")
-    return "every aclrtMalloc takes ALIGN_UP(size, 32) + 32 bytes from the pool."
+            raise NotYet(_("aclrtMalloc({size}) takes {want} B, not {got}: round {size} up to a "
+                           "multiple of 32, then add 32.").format(size=size, want=want,
+                                                                  got=repr(got)))
+    return _("every aclrtMalloc takes ALIGN_UP(size, 32) + 32 bytes from the pool.")
 
 
 @exercise("04.2", "Which attribute moved",
@@ -55,19 +60,22 @@ def footprint_drops(drops: Iterable):
 def which_attribute(ptr: int, attr: int):
     a = _allocation(ptr, "ptr")
     if a["size"] != 3 * 1024 * 1024:
-        raise NotYet(f"the block at 0x{ptr:x} is {a['size']} B; allocate exactly 3 MiB "
-                     f"(3 * 1024 * 1024).")
+        raise NotYet(_("the block at {ptr} is {size} B; allocate exactly 3 MiB "
+                       "(3 * 1024 * 1024).").format(ptr=f"0x{ptr:x}", size=a["size"]))
     want = _pool_attr(a)
     want_name = C.MEM_ATTR_NAMES[want]
     if attr == want:
-        return f"{want_name} dropped: the block lives in '{a['pool']}'."
+        return _("{attr} dropped: the block lives in '{pool}'.").format(attr=want_name,
+                                                                         pool=a["pool"])
     name = C.MEM_ATTR_NAMES.get(attr, repr(attr))
     broad = name in ("ACL_DDR_MEM", "ACL_HBM_MEM") or name.startswith("ACL_MEM_")
     if broad:
-        raise NotYet(f"{name} sums several pools; name the one pool the block came from "
-                     f"('{a['pool']}'): its kind and its page type.")
-    raise NotYet(f"{name} is not the pool the block came from ('{a['pool']}'). Compare the "
-                 f"free figure of each attribute before and after the malloc.")
+        raise NotYet(_("{attr} sums several pools; name the one pool the block came from "
+                       "('{pool}'): its kind and its page type.").format(attr=name,
+                                                                         pool=a["pool"]))
+    raise NotYet(_("{attr} is not the pool the block came from ('{pool}'). Compare the free "
+                   "figure of each attribute before and after the malloc.").format(
+        attr=name, pool=a["pool"]))
 
 
 @exercise("04.3", "No host side on the board",
@@ -78,19 +86,21 @@ def which_attribute(ptr: int, attr: int):
 def device_mode_copy(acl, host_buf: int, dev_buf: int):
     mode, ret = acl.rt.get_run_mode()
     if ret != 0 or mode != C.ACL_DEVICE:
-        raise NotYet("this runs on the board: acl_lab.reset('200dk') first (run mode "
-                     "ACL_DEVICE), then init and set_device(0).")
+        raise NotYet(_("this runs on the board: acl_lab.reset('200dk') first (run mode "
+                       "ACL_DEVICE), then init and set_device(0)."))
     h, d = _allocation(host_buf, "host_buf"), _allocation(dev_buf, "dev_buf")
     if h["api"] != "malloc_host":
-        raise NotYet("host_buf must come from acl.rt.malloc_host(64).")
+        raise NotYet(_("host_buf must come from acl.rt.malloc_host(64)."))
     if d["api"] not in ("malloc", "malloc_align32") or d["size"] < 64:
-        raise NotYet("dev_buf must come from acl.rt.malloc(64, ACL_MEM_MALLOC_HUGE_FIRST).")
+        raise NotYet(_("dev_buf must come from acl.rt.malloc(64, ACL_MEM_MALLOC_HUGE_FIRST)."))
     if h["location"] != "device":
-        raise NotYet("in ACL_DEVICE mode malloc_host memory is device memory; this one is not.")
+        raise NotYet(_("in ACL_DEVICE mode malloc_host memory is device memory; this one is "
+                       "not."))
     got = list(acl.util.ptr_to_bytes(dev_buf, 64))
     if got != list(range(64)):
-        raise NotYet(f"dev_buf holds {got[:8]}...; it should hold 0, 1, ..., 63. Fill host_buf "
-                     f"first (acl.util.ptr_to_numpy(host_buf, (64,), np.dtype(np.uint8).num)[:] "
-                     f"= np.arange(64)), then acl.rt.memcpy(dev_buf, 64, host_buf, 64, "
-                     f"ACL_MEMCPY_DEVICE_TO_DEVICE).")
-    return "on the board, 'host' memory is device memory: no host-to-device transfer needed."
+        raise NotYet(_("dev_buf holds {first}...; it should hold 0, 1, ..., 63. Fill host_buf "
+                       "first (acl.util.ptr_to_numpy(host_buf, (64,), np.dtype(np.uint8).num)[:] "
+                       "= np.arange(64)), then acl.rt.memcpy(dev_buf, 64, host_buf, 64, "
+                       "ACL_MEMCPY_DEVICE_TO_DEVICE).").format(first=got[:8]))
+    return _("on the board, 'host' memory is device memory: no host-to-device transfer "
+             "needed.")

@@ -7,6 +7,7 @@ from collections.abc import Collection
 import acl_lab
 from acl_lab import constants as C
 
+from ..i18n import _
 from ..trace import untraced
 from . import NotYet, exercise
 
@@ -54,17 +55,21 @@ def app_managed(acl, model_id):
     entry = next((m for m in acl_lab.snapshot().get("offline_models", [])
                   if m["model_id"] == model_id), None)
     if entry is None:
-        raise NotYet(f"model {model_id!r} is not loaded. Did load_from_file_with_mem return "
-                     f"ret 0? (acl.get_recent_err_msg() says why not.)")
+        raise NotYet(_("model {model} is not loaded. Did load_from_file_with_mem return ret 0? "
+                       "(acl.get_recent_err_msg() says why not.)").format(model=repr(model_id)))
     if entry["memory"] != "app":
-        raise NotYet(f"model {model_id} runs on memory ACL allocated ({entry['memory']}): "
-                     f"pass your own work and weight pointers to load_from_file_with_mem.")
-    for part in ("work", "weight"):
+        raise NotYet(_("model {model} runs on memory ACL allocated ({memory}): pass your own "
+                       "work and weight pointers to load_from_file_with_mem.").format(
+            model=model_id, memory=entry["memory"]))
+    for part, missing in (("work", _("the work memory is not a live device allocation of "
+                                     "{size} B.")),
+                          ("weight", _("the weight memory is not a live device allocation of "
+                                       "{size} B."))):
         if _device_block(entry[f"{part}_ptr"], entry[f"{part}_size"]) is None:
-            raise NotYet(f"the {part} memory is not a live device allocation of "
-                         f"{entry[part + '_size']} B.")
-    return (f"model {model_id} uses your {entry['work_size']} B of work memory and "
-            f"{entry['weight_size']} B of weights; acl.mdl.unload will leave them to you.")
+            raise NotYet(missing.format(size=entry[f"{part}_size"]))
+    return _("model {model} uses your {work} B of work memory and {weight} B of weights; "
+             "acl.mdl.unload will leave them to you.").format(
+        model=model_id, work=entry["work_size"], weight=entry["weight_size"])
 
 
 @exercise("08.2", "Outputs from the description", OUTPUTS_HINT)
@@ -76,20 +81,24 @@ def output_dataset(acl, desc: int, dataset: int):
                      f"acl.mdl.get_desc(desc, model_id) filled. {OUTPUTS_HINT}")
     held = untraced(mdl.get_dataset_num_buffers)(dataset)
     if held != outputs:
-        raise NotYet(f"the dataset holds {held} buffer(s) but the model has {outputs} "
-                     f"output(s) (acl.mdl.get_num_outputs(desc)): one buffer per output.")
+        raise NotYet(_("the dataset holds {held} buffer(s) but the model has {outputs} "
+                       "output(s) (acl.mdl.get_num_outputs(desc)): one buffer per "
+                       "output.").format(held=held, outputs=outputs))
     for i in range(outputs):
         buf = untraced(mdl.get_dataset_buffer)(dataset, i)
         addr = untraced(acl.get_data_buffer_addr)(buf)
         size = untraced(acl.get_data_buffer_size_v2)(buf)
         need = untraced(mdl.get_output_size_by_index)(desc, i)
         if size < need:
-            raise NotYet(f"buffer {i} says {size} B, but output {i} needs {need} B: use "
-                         f"acl.mdl.get_output_size_by_index(desc, {i}).")
+            raise NotYet(_("buffer {i} says {size} B, but output {i} needs {need} B: use "
+                           "acl.mdl.get_output_size_by_index(desc, {i}).").format(
+                i=i, size=size, need=need))
         if _device_block(addr, need) is None:
-            raise NotYet(f"buffer {i} points at 0x{addr:x}, which is not {need} B of live "
-                         f"device memory. The model writes device memory: acl.rt.malloc it.")
-    return f"{outputs} output buffer(s), each sized from the description, on the device."
+            raise NotYet(_("buffer {i} points at {addr}, which is not {need} B of live device "
+                           "memory. The model writes device memory: acl.rt.malloc it.").format(
+                i=i, addr=f"0x{addr:x}", need=need))
+    return _("{outputs} output buffer(s), each sized from the description, on the "
+             "device.").format(outputs=outputs)
 
 
 @exercise("08.3", "Results by callback", CALLBACK_HINT)
@@ -98,11 +107,11 @@ def by_callback(acl, answers: Collection, digits: Collection):
     executed = sum(c.name == "mdl.execute_async" and c.ret == C.ACL_SUCCESS for c in calls)
     launched = sum(c.name == "rt.launch_callback" and c.ret == C.ACL_SUCCESS for c in calls)
     if executed < len(digits) or launched < len(digits):
-        raise NotYet(f"{executed} execute_async and {launched} launch_callback calls "
-                     f"succeeded; each of the {len(digits)} images needs both. "
-                     f"{CALLBACK_HINT}")
+        raise NotYet(_("{executed} execute_async and {launched} launch_callback calls "
+                       "succeeded; each of the {count} images needs both. {hint}").format(
+            executed=executed, launched=launched, count=len(digits), hint=_(CALLBACK_HINT)))
     if list(answers) != list(digits):
-        raise NotYet(f"answers {list(answers)} but the images show {list(digits)}. Did every "
-                     f"callback run (synchronize the stream first) and read its own output? "
-                     f"{CALLBACK_HINT}")
-    return f"the callbacks read {list(answers)}, in stream order."
+        raise NotYet(_("answers {answers} but the images show {digits}. Did every callback run "
+                       "(synchronize the stream first) and read its own output? {hint}").format(
+            answers=list(answers), digits=list(digits), hint=_(CALLBACK_HINT)))
+    return _("the callbacks read {answers}, in stream order.").format(answers=list(answers))

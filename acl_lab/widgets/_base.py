@@ -5,7 +5,8 @@ acts on it (its controls, ``refresh()``) or, for a view made with ``live=True``,
 cell; what it shows (picture, controls, ``repr``) comes from that last look, never from the
 state of now. Without a kernel (GitHub, nbviewer, an untrusted notebook) the widget cannot
 render: the output then falls back to the picture saved beside it, the same SVG the live
-widget draws, and to its repr, a one-line summary under 110 characters. The SVG is saved
+widget draws, and to its repr, a one-line summary under 110 columns (a Chinese character
+takes two). The SVG is saved
 twice: as ``image/svg+xml`` (GitHub, nbviewer, VS Code) and as an ``<img>`` in ``text/html``,
 because JupyterLab shows no SVG output of an untrusted notebook (as on Binder's first
 open) but does show sanitized HTML, images with data: addresses included.
@@ -17,8 +18,24 @@ from html import escape
 
 import acl_lab
 
+from ..i18n import N_, _, columns
+
 TEXT_LIMIT = 110
-GONE = "shown as last seen"
+GONE = N_("shown as last seen")     # translated where shown: _(GONE)
+
+
+def clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    """``text`` in at most ``limit`` columns, a Chinese character taking two; cut text ends
+    in "…"."""
+    if columns(text) <= limit:
+        return text
+    out, used = [], 1                        # the "…" takes one
+    for char in text:
+        used += columns(char)
+        if used > limit:
+            break
+        out.append(char)
+    return "".join(out) + "…"
 
 
 def generation() -> tuple[int, int]:
@@ -53,8 +70,7 @@ class View:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        text = self.summary()
-        return text if len(text) <= TEXT_LIMIT else text[:TEXT_LIMIT - 1] + "…"
+        return clip(self.summary())
 
     def _repr_mimebundle_(self, **kwargs):
         data = super()._repr_mimebundle_(**kwargs)
@@ -82,7 +98,8 @@ class View:
         try:
             self.refresh()
         except Exception as e:  # noqa: BLE001 - shown in the view, see the class docstring
-            self.show_error(f"refresh failed: {type(e).__name__}: {e}")
+            self.show_error(_("refresh failed: {error}: {message}").format(
+                error=type(e).__name__, message=e))
 
     def close(self) -> None:
         if self._hooked_shell is not None:

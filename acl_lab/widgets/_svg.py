@@ -8,10 +8,25 @@ the same state always gives the same text (nbval compares it). Hover details are
 """
 from __future__ import annotations
 
+import re
 from html import escape
 
+from ..i18n import N_, wide_count
+
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+#: for pictures with Chinese text: the Latin fonts first (digits and names look the same as
+#: in English), then CJK fonts the browser takes the glyphs they lack from (Noto Sans CJK
+#: is what fonts-noto-cjk installs on Linux, PingFang and Microsoft YaHei come with macOS
+#: and Windows)
+FONT_CJK = ("DejaVu Sans, Verdana, Arial, Noto Sans CJK SC, Source Han Sans SC, PingFang SC, "
+            "Microsoft YaHei, sans-serif")
 CHAR_EM = 0.62       # a generous average glyph width, in font sizes: text never clips
+WIDE_EM = 1.0        # a CJK glyph fills its em square: about twice a Latin one
+#: CJK text (ideographs, kana, hangul, full-width punctuation): a picture holding some needs
+#: FONT_CJK
+CJK = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff"
+                  "\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60"
+                  "\uffe0-\uffe6]")
 INK, MUTED, GRID = "#222222", "#555555", "#dddddd"
 
 #: One colour per kind of byte, shared by every picture so a legend means the same everywhere.
@@ -23,12 +38,13 @@ COLORS = {
     "free": "#e9e9e9",
     "used": "#4c72b0",
 }
+#: What each colour means; translated where shown (``_(LABELS[kind])``).
 LABELS = {
-    "payload": "payload (len)",
-    "rounding": "ALIGN_UP rounding",
-    "extra": "+32 bytes",
-    "gap": "alignment gap",
-    "free": "free",
+    "payload": N_("payload (len)"),
+    "rounding": N_("ALIGN_UP rounding"),
+    "extra": N_("+32 bytes"),
+    "gap": N_("alignment gap"),
+    "free": N_("free"),
 }
 
 
@@ -39,8 +55,9 @@ def num(v: float) -> str:
 
 
 def text_width(text: str, size: float) -> float:
-    """Pixels ``text`` takes at ``size`` (an upper estimate, so layouts leave room)."""
-    return len(text) * size * CHAR_EM
+    """Pixels ``text`` takes at ``size`` (an upper estimate, so layouts leave room); a wide
+    character counts as WIDE_EM."""
+    return len(text) * size * CHAR_EM + wide_count(text) * size * (WIDE_EM - CHAR_EM)
 
 
 class Svg:
@@ -122,9 +139,11 @@ class Svg:
 
     def __str__(self) -> str:
         w, h = num(self.width), num(self.height)
+        body = "".join(self.parts)
+        font = FONT_CJK if CJK.search(body) else FONT
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-                f'viewBox="0 0 {w} {h}" font-family="{FONT}" style="max-width: 100%; '
-                f'height: auto; background: #ffffff">' + "".join(self.parts) + "</svg>")
+                f'viewBox="0 0 {w} {h}" font-family="{font}" style="max-width: 100%; '
+                f'height: auto; background: #ffffff">' + body + "</svg>")
 
 
 def message(title: str, text: str, width: float = 900) -> str:

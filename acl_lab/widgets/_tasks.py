@@ -13,6 +13,7 @@ import math
 
 import acl_lab
 
+from ..i18n import N_, _
 from ._base import View
 from ._svg import GRID, MUTED, Svg, text_width
 
@@ -24,17 +25,23 @@ TASK_COLORS = {
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
     "blocking": "#595959",   # host time in any other call: waits, synchronous work, capture
 }
+#: What each kind is called in legends and hover texts; translated where shown (``kind_label``).
 TASK_LABELS = {
-    "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": "operator (aclnn)",
-    "model": "model replay", "record": "event record", "wait": "event wait",
-    "inference": "offline model execution", "callback": "host callback",
-    "launch": "host: issuing a task", "blocking": "host: other calls",
+    "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": N_("operator (aclnn)"),
+    "model": N_("model replay"), "record": N_("event record"), "wait": N_("event wait"),
+    "inference": N_("offline model execution"), "callback": N_("host callback"),
+    "launch": N_("host: issuing a task"), "blocking": N_("host: other calls"),
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
 MARKS = ("record", "wait")   # zero-length tasks: drawn as marks, not boxes
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
 HOVER_DRAWN = 2_000          # boxes with hover text; more are drawn plain (the picture stays small)
 LANE_H, PLOT_W, AXIS_H = 34, 720, 30
+
+
+def kind_label(kind: str) -> str:
+    """A task kind in words, in the learner's language (an unknown kind as it is)."""
+    return _(TASK_LABELS[kind]) if kind in TASK_LABELS else kind
 
 
 def stream_names() -> dict[int, str]:
@@ -46,7 +53,7 @@ def stream_label(handle: int, names: dict[int, str]) -> str:
     """A named stream by its name; stream 0 is the current context's default stream."""
     if handle in names:
         return names[handle]
-    return "default" if handle == 0 else f"0x{handle:x}"
+    return _("default") if handle == 0 else f"0x{handle:x}"
 
 
 def short_ptr(ptr: int) -> str:
@@ -64,8 +71,29 @@ def duration(value_us: float) -> str:
     return f"{value_us:,.2f} µs" if value_us >= 1 or value_us == 0 else f"{value_us * 1e3:.1f} ns"
 
 
+#: "{n} task" and "{n} tasks", per noun that ``count`` is asked for
+NOUNS = {
+    "call": (N_("{n} call"), N_("{n} calls")),
+    "task": (N_("{n} task"), N_("{n} tasks")),
+    "stream": (N_("{n} stream"), N_("{n} streams")),
+    "replay": (N_("{n} replay"), N_("{n} replays")),
+}
+
+
 def count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
+    """"1 task", "3 tasks" (in Chinese "3 个任务")."""
+    one, many = NOUNS[noun]
+    return _(one if n == 1 else many).format(n=n)
+
+
+def lane_name(name: str, counted: str, busy_us: float) -> str:
+    """A lane's name over its count and busy time: "copy\n3 tasks · 12.0 µs busy"."""
+    return _("{name}\n{count} · {busy} busy").format(name=name, count=counted, busy=us(busy_us))
+
+
+def span_text(what: str, start_us: float, end_us: float) -> str:
+    """Hover text of a span of time: "aclmdlRIExecute: 1.0 µs to 9.0 µs"."""
+    return _("{what}: {start} to {end}").format(what=what, start=us(start_us), end=us(end_us))
 
 
 def trace_position() -> tuple:
@@ -77,9 +105,10 @@ def trace_position() -> tuple:
 
 
 def no_timeline_note(snap: dict, what: str) -> str:
-    backend = snap.get("backend", "this")
-    return (f"the {backend} backend does not report {what} (snapshot() leaves it empty on "
-            f"hardware): the simulator (acl_lab.load(backend='sim')) shows it")
+    """Why a picture is empty on hardware; ``what`` (an N_ id) is what it would show."""
+    return _("the {backend} backend does not report {what} (snapshot() leaves it empty on "
+             "hardware): the simulator (acl_lab.load(backend='sim')) shows it").format(
+        backend=snap.get("backend", "this"), what=_(what))
 
 
 def color(kind: str) -> str:
@@ -158,12 +187,12 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
     for t in ticks:
         svg.line(x(t), bottom, x(t), bottom + 4, stroke=MUTED, width=0.8)
         svg.text(x(t), bottom + 14, _tick_text(t), size=9, anchor="middle", fill=MUTED)
-    svg.text(left + PLOT_W / 2, bottom + 27, "modeled time (µs)", size=10, anchor="middle")
+    svg.text(left + PLOT_W / 2, bottom + 27, _("modeled time (µs)"), size=10, anchor="middle")
     return [k for k in TASK_COLORS if k in kinds] + sorted(kinds - set(TASK_COLORS))
 
 
 def task_legend(kinds) -> list[tuple[str, str]]:
-    return [(color(k), TASK_LABELS.get(k, k)) for k in kinds]
+    return [(color(k), kind_label(k)) for k in kinds]
 
 
 def lanes_picture(title: str, lanes, t0: float, t1: float, links=(), labels=()) -> str:

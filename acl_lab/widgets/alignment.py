@@ -13,6 +13,7 @@ from html import escape
 import ipywidgets as widgets
 
 from ..align import DVPP_ALIGN, MALLOC_PADDING, RUNTIME_ALIGN, align_up, segment_size
+from ..i18n import _
 from ._base import View
 from ._svg import COLORS, LABELS, MUTED, Svg, text_width
 
@@ -34,13 +35,16 @@ class AlignmentModel:
         n, k = self.length, self.k
         q = (n - 1) // k
         return (f"ALIGN_UP({n}, {k}) = (({n} - 1) // {k} + 1) × {k} = ({q} + 1) × {k} = "
-                f"{self.aligned}  ({self.aligned - n} B of padding)")
+                f"{self.aligned}  " + _("({padding} B of padding)").format(
+                    padding=self.aligned - n))
 
     def segment(self) -> str:
         n = self.length
-        return (f"pool segment: m = ALIGN_UP({n}, 32) + {MALLOC_PADDING} = {align_up(n, 32)} + "
-                f"{MALLOC_PADDING} = {segment_size(n)} B, starting on a multiple of "
-                f"{RUNTIME_ALIGN} (runtime) or {DVPP_ALIGN} (dvpp)")
+        formula = (f"ALIGN_UP({n}, 32) + {MALLOC_PADDING} = {align_up(n, 32)} + "
+                   f"{MALLOC_PADDING} = {segment_size(n)}")
+        return _("pool segment: m = {formula} B, starting on a multiple of {runtime} (runtime) "
+                 "or {dvpp} (dvpp)").format(formula=formula, runtime=RUNTIME_ALIGN,
+                                            dvpp=DVPP_ALIGN)
 
     def svg(self) -> str:
         return draw_alignment(self.length, self.k)
@@ -53,7 +57,7 @@ def draw_alignment(length: int, k: int) -> str:
     """SVG: one row per k in KS (``k`` highlighted), then the segment m, on one byte axis."""
     m = segment_size(length)
     right = align_up(max(align_up(length, max(KS)), m), max(KS)) * 1.08
-    rows = [(f"ALIGN_UP(len, {kk})", kk) for kk in KS] + [("segment m", None)]
+    rows = [(f"ALIGN_UP(len, {kk})", kk) for kk in KS] + [(_("segment m"), None)]
     left = max(text_width(label, 11) for label, _ in rows) + 24   # bold labels fit too
     width = left + PLOT_W + 60
     svg = Svg(width, 0)
@@ -77,15 +81,16 @@ def draw_alignment(length: int, k: int) -> str:
         for start, size, kind in parts:
             if size:
                 svg.rect(x(start), y + 5, x(start + size) - x(start), ROW_H - 10, COLORS[kind],
-                         title=f"{LABELS[kind]}: {size} B")
+                         title=_("{label}: {size} B").format(label=_(LABELS[kind]),
+                                                             size=size))
         if kk is not None:   # the k-byte blocks ALIGN_UP counts in
             for b in range(0, end + 1, kk):
                 svg.line(x(b), y + 3, x(b), y + ROW_H - 3, stroke="#333333", width=0.7)
         svg.text(x(end) + 5, y + 19, f"{end}", size=10.5)
     axis = 8 + len(rows) * ROW_H + 14
-    svg.text(left, axis, f"bytes (len = {length}; ticks mark the k-byte blocks)", size=10,
-             fill=MUTED)
-    svg.height = axis + 6 + svg.legend(left, axis + 8, [(COLORS[c], LABELS[c]) for c in
+    svg.text(left, axis, _("bytes (len = {length}; ticks mark the k-byte blocks)").format(
+        length=length), size=10, fill=MUTED)
+    svg.height = axis + 6 + svg.legend(left, axis + 8, [(COLORS[c], _(LABELS[c])) for c in
                                                          ("payload", "rounding", "extra")],
                                        width=PLOT_W)
     return str(svg)
@@ -119,8 +124,9 @@ class AlignmentExplorer(View, widgets.VBox):
 
     def summary(self) -> str:
         m = self.model
-        return (f"AlignmentExplorer: ALIGN_UP({m.length}, {m.k}) = {m.aligned}; segment m = "
-                f"ALIGN_UP({m.length},32)+32 = {segment_size(m.length)}")
+        return _("AlignmentExplorer: {align}; segment m = {segment}").format(
+            align=f"ALIGN_UP({m.length}, {m.k}) = {m.aligned}",
+            segment=f"ALIGN_UP({m.length},32)+32 = {segment_size(m.length)}")
 
     def svg(self) -> str:
         return self.model.svg()

@@ -18,11 +18,12 @@ import ipywidgets as widgets
 
 import acl_lab
 
+from ..i18n import N_, _, join_list
 from ._base import GONE, generation
 from ._svg import MUTED, Svg, format_bytes, message, text_width
 from ._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
-                     lanes_width, no_timeline_note, short_ptr, stream_label, stream_names,
-                     task_legend, us)
+                     lanes_width, no_timeline_note, short_ptr, span_text, stream_label,
+                     stream_names, task_legend)
 
 PER_ROW, MAX_ROWS = 6, 2            # boxes of the chain; a longer model shows a window of it
 BOX_W, BOX_H, GAP, ARC_H = 136, 86, 28, 30
@@ -47,7 +48,8 @@ def task_lines(t: dict) -> list[str]:
         lines = [f"{_direction(t['direction'])} {format_bytes(t['nbytes'])}",
                  f"src {short_ptr(t['src'])}", f"dst {short_ptr(t['dst'])}"]
     elif "value" in t:
-        lines = [f"{format_bytes(t['nbytes'])} = 0x{t['value']:02x}", f"at {short_ptr(t['ptr'])}"]
+        lines = [f"{format_bytes(t['nbytes'])} = 0x{t['value']:02x}",
+                 _("at {ptr}").format(ptr=short_ptr(t["ptr"]))]
     elif "out" in t:
         lines = [f"{format_bytes(t['nbytes'])} {t.get('shape', '')}", f"out {short_ptr(t['out'])}"]
     else:
@@ -61,7 +63,7 @@ def _value(key: str, v) -> str:
     if key == "inputs" and isinstance(v, list):
         return ", ".join(f"0x{p:x}" for p in v)
     if key == "duration_us":
-        return duration(v) + " (modeled)"
+        return _("{duration} (modeled)").format(duration=duration(v))
     return str(v)
 
 
@@ -119,8 +121,9 @@ class CaptureGraphModel:
 
     def __init__(self, handle: int):
         if not isinstance(handle, int) or isinstance(handle, bool):
-            raise TypeError(f"CaptureGraph(model): pass the model handle (an int) that "
-                            f"acl.mdl.ri_capture_end returned, not {type(handle).__name__}")
+            raise TypeError(_("CaptureGraph(model): pass the model handle (an int) that "
+                              "acl.mdl.ri_capture_end returned, not {type}").format(
+                type=type(handle).__name__))
         self.handle = handle
         self.info: dict | None = None
         self.flow: list[tuple[int, int, bool]] = []
@@ -129,19 +132,21 @@ class CaptureGraphModel:
         self.names: dict[int, str] = {}
         self.selected: int | None = None
         self.note = ""
+        self.gone = False          # the model is gone: what is shown is as last seen
         self.generation = None
 
     def refresh(self) -> None:
         now = generation()
         if self.info is not None and now != self.generation:
-            self.note = f"the process was reset: {GONE}"
+            self.note, self.gone = _("the process was reset: {gone}").format(gone=_(GONE)), True
             return
         self.generation = now
         snap, h = acl_lab.snapshot(), self.handle
         info = next((m for m in snap.get("models") or [] if m["handle"] == h), None)
         if info is None and self.info is not None:
-            self.note = f"destroyed: {GONE}"
+            self.note, self.gone = _("destroyed: {gone}").format(gone=_(GONE)), True
             return
+        self.gone = False
         self.replays = [(r["stream"], r["start_us"], r["end_us"])
                         for r in snap.get("timeline") or []
                         if r["kind"] == "model" and r.get("model") == h]
@@ -152,12 +157,12 @@ class CaptureGraphModel:
             self.info = info
             allocations = [(a["ptr"], a["size"]) for a in snap.get("allocations") or []]
             self.flow = data_flow(info["tasks"], allocations)
-            self.note = "" if info["ready"] else "still capturing: the tasks recorded so far"
+            self.note = "" if info["ready"] else _("still capturing: the tasks recorded so far")
         elif snap.get("backend", "sim") != "sim":
-            self.note = no_timeline_note(snap, "captured models")
+            self.note = no_timeline_note(snap, N_("captured models"))
         else:
-            self.note = (f"0x{h:x} is not a captured model: pass the handle that "
-                         f"acl.mdl.ri_capture_end returned")
+            self.note = _("{handle} is not a captured model: pass the handle that "
+                          "acl.mdl.ri_capture_end returned").format(handle=f"0x{h:x}")
         seqs = [t["seq"] for t in self.tasks()]
         if self.selected not in seqs:
             self.selected = seqs[0] if seqs else None
@@ -182,44 +187,49 @@ class CaptureGraphModel:
 
     def heading(self) -> str:
         if self.info is None:
-            return f"model 0x{self.handle:x}: {self.note}"
+            return _("model {handle}: {note}").format(handle=f"0x{self.handle:x}",
+                                                      note=self.note)
         m, tasks = self.info, self.tasks()
-        where = f"captured on stream {self.label(m['stream'])} (device {m['device']})"
-        text = (f"model RI 0x{m['handle']:x} {where}: {count(len(tasks), 'task')}, "
-                f"{format_bytes(sum(t['nbytes'] for t in tasks))}, "
-                f"{count(m['executions'], 'replay')}")
-        return text + (f" - {self.note}" if self.note else "")
+        text = _("model RI {handle} captured on stream {stream} (device {device}): {tasks}, "
+                 "{size}, {replays}").format(
+            handle=f"0x{m['handle']:x}", stream=self.label(m["stream"]), device=m["device"],
+            tasks=count(len(tasks), "task"), size=format_bytes(sum(t["nbytes"] for t in tasks)),
+            replays=count(m["executions"], "replay"))
+        return _("{heading} - {note}").format(heading=text, note=self.note) if self.note \
+            else text
 
     def flow_text(self, seq: int) -> list[str]:
         """What the task ``seq`` reads from others and hands to others."""
         out = []
         for w, r, loop in self.flow:
-            when = " at the next replay" if loop else ""
             if r == seq:
-                out.append(f"reads what #{w} wrote{when}")
+                out.append((_("reads what #{writer} wrote at the next replay") if loop else
+                            _("reads what #{writer} wrote")).format(writer=w))
             if w == seq:
-                out.append(f"#{r} reads what it wrote{when}")
+                out.append((_("#{reader} reads what it wrote at the next replay") if loop else
+                            _("#{reader} reads what it wrote")).format(reader=r))
         return out
 
     def replay_text(self, most: int = 8) -> str:
         """The replays' modeled start and end: asynchronous ones per stream, then the
         synchronous ones (host time)."""
         if not self.replays and not self.sync_replays:
-            return "not replayed yet"
-        parts = [f"#{k} on {self.label(s)} {a:.1f}-{b:.1f} µs"
-                 for k, (s, a, b) in enumerate(self.replays[:most], start=1)]
+            return _("not replayed yet")
+        parts = [_("#{k} on {stream} {start:.1f}-{end:.1f} µs").format(
+            k=k, stream=self.label(s), start=a, end=b)
+            for k, (s, a, b) in enumerate(self.replays[:most], start=1)]
         if len(self.replays) > most:
-            parts.append(f"... {len(self.replays) - most} more")
+            parts.append(_("... {n} more").format(n=len(self.replays) - most))
         if self.sync_replays:
-            parts.append(f"{len(self.sync_replays)} synchronous (aclmdlRIExecute)")
-        return "replays: " + ", ".join(parts)
+            parts.append(_("{n} synchronous (aclmdlRIExecute)").format(n=len(self.sync_replays)))
+        return _("replays: {replays}").format(replays=join_list(parts))
 
     def details_html(self) -> str:
         """The selected task's recorded fields and data flow, as a small table."""
         t = self.task(self.selected)
         if t is None:
-            return f"<i>{escape(self.note or 'no task recorded')}</i>"
-        rows = task_details(t) + [("data flow", line) for line in self.flow_text(t["seq"])]
+            return f"<i>{escape(self.note or _('no task recorded'))}</i>"
+        rows = task_details(t) + [(_("data flow"), line) for line in self.flow_text(t["seq"])]
         body = "".join(f"<tr><th style='text-align: left; padding-right: 12px'>{escape(k)}</th>"
                        f"<td><code>{escape(v)}</code></td></tr>" for k, v in rows)
         return f"<table>{body}</table>"
@@ -262,7 +272,8 @@ def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float) -> float:
             continue
         (x1, y1), (x2, y2) = _box_xy(at[w], top), _box_xy(at[r], top)
         a, b = x1 + BOX_W * (0.62 if loop else 0.38), x2 + BOX_W * (0.38 if loop else 0.62)
-        what = f"#{r} reads what #{w} wrote" + (" at the next replay" if loop else "")
+        what = (_("#{reader} reads what #{writer} wrote at the next replay") if loop else
+                _("#{reader} reads what #{writer} wrote")).format(reader=r, writer=w)
         if loop:   # below the boxes, dashed
             ya, yb = y1 + BOX_H, y2 + BOX_H
             bend = max(ya, yb) + ARC_H - 4
@@ -279,7 +290,8 @@ def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float) -> float:
     total = len(model.tasks())
     if len(shown) < total:
         svg.text(12 + PER_ROW * (BOX_W + GAP) - GAP, top + height + 4,
-                 f"tasks {shown[0]['seq']}-{shown[-1]['seq']} of {total}", size=10,
+                 _("tasks {first}-{last} of {total}").format(
+                     first=shown[0]["seq"], last=shown[-1]["seq"], total=total), size=10,
                  anchor="end", italic=True)
         height += 12
     return height
@@ -288,11 +300,12 @@ def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float) -> float:
 def _replay_lanes(model: CaptureGraphModel):
     streams = sorted({s for s, _, _ in model.replays})
     lanes = [(f"{model.label(s)}\n{count(sum(r[0] == s for r in model.replays), 'replay')}",
-              [(a, b, "model", f"replay #{k} on {model.label(r)}: {us(a)} to {us(b)}")
+              [(a, b, "model", span_text(_("replay #{k} on {stream}").format(
+                  k=k, stream=model.label(r)), a, b))
                for k, (r, a, b) in enumerate(model.replays, 1) if r == s]) for s in streams]
     if model.sync_replays:
-        lanes.append(("host\naclmdlRIExecute",
-                      [(a, b, "model", f"aclmdlRIExecute: {us(a)} to {us(b)}")
+        lanes.append((_("host") + "\naclmdlRIExecute",
+                      [(a, b, "model", span_text("aclmdlRIExecute", a, b))
                        for a, b in model.sync_replays]))
     return lanes
 
@@ -301,7 +314,7 @@ def draw_capture_graph(model: CaptureGraphModel) -> str:
     """SVG: the chain of recorded tasks with their data flow, then the replays on modeled
     time."""
     if not model.tasks():
-        return message("Capture graph", model.heading())
+        return message(_("Capture graph"), model.heading())
     title = model.heading()
     lanes = _replay_lanes(model)
     left = lanes_width(lanes) + 20 if lanes else 0
@@ -309,13 +322,13 @@ def draw_capture_graph(model: CaptureGraphModel) -> str:
     width = max(chain_w, left + PLOT_W + 24, text_width(title, 12) + 16)
     svg = Svg(width, 0)
     svg.text(8, 18, title, size=12, weight="bold")
-    key = [(FLOW, "data: a task reads what an earlier one wrote"),
-           (LOOP, "dashed: read at the next replay"), ("#333333", "replay order")]
+    key = [(FLOW, _("data: a task reads what an earlier one wrote")),
+           (LOOP, _("dashed: read at the next replay")), ("#333333", _("replay order"))]
     y = 24 + svg.legend(8, 26, key, width=width - 16)
     y += _draw_chain(svg, model, y)
     if not lanes:
-        svg.text(8, y + 16, "not replayed yet: acl.mdl.ri_execute_async(model, stream) runs "
-                 "every task above with one launch", size=10.5, fill=MUTED)
+        svg.text(8, y + 16, _("not replayed yet: acl.mdl.ri_execute_async(model, stream) runs "
+                              "every task above with one launch"), size=10.5, fill=MUTED)
         svg.height = y + 26
         return str(svg)
     spans = [s for _, lane in lanes for s in lane]
@@ -323,7 +336,7 @@ def draw_capture_graph(model: CaptureGraphModel) -> str:
     lane = {s: i for i, s in enumerate(sorted({r[0] for r in model.replays}))}
     labels = [(lane[s], a, b, f"#{k}") for k, (s, a, b) in enumerate(model.replays, 1)] \
         if len(spans) <= 40 else []
-    svg.text(8, y + 14, "replays on modeled time", size=11, weight="bold")
+    svg.text(8, y + 14, _("replays on modeled time"), size=11, weight="bold")
     kinds = draw_lanes(svg, y + 22, left, lanes, t0, max(t1, t0 + 1e-3), labels=labels)
     bottom = y + 22 + LANE_H * len(lanes) + 38
     svg.height = bottom + svg.legend(8, bottom, task_legend(kinds), width=width - 16) + 4
@@ -341,8 +354,9 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
         self._seen = self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
-        self.task = widgets.Dropdown(options=[], description="task", layout={"width": "360px"})
-        self.refresh_button = widgets.Button(description="refresh")
+        self.task = widgets.Dropdown(options=[], description=_("task"),
+                                     layout={"width": "360px"})
+        self.refresh_button = widgets.Button(description=_("refresh"))
         self.replays = widgets.HTML()
         self.details = widgets.HTML()
         super().__init__(children=[self.picture, self.replays,
@@ -382,12 +396,14 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
     def summary(self) -> str:
         m = self.model
         if m.info is None:
-            return f"CaptureGraph: {m.note}"
+            return _("CaptureGraph: {note}").format(note=m.note)
         names = [t.get("op", t["kind"]) for t in m.tasks()]
         chain = " → ".join(names[:4]) + (" → …" if len(names) > 4 else "")
-        gone = f"{m.note}: " if GONE in m.note else ""
-        return (f"CaptureGraph: {gone}model 0x{m.handle:x}, {count(len(names), 'task')} "
-                f"({chain}), {count(m.info['executions'], 'replay')}")
+        text = _("model {handle}, {tasks} ({chain}), {replays}").format(
+            handle=f"0x{m.handle:x}", tasks=count(len(names), "task"), chain=chain,
+            replays=count(m.info["executions"], "replay"))
+        return _("CaptureGraph: {note}").format(
+            note=_("{note}: {text}").format(note=m.note, text=text) if m.gone else text)
 
     def svg(self) -> str:
         return self.model.svg()

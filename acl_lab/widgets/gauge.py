@@ -15,6 +15,7 @@ import ipywidgets as widgets
 import acl_lab
 
 from .. import constants as C
+from ..i18n import N_, _, join_list
 from ..trace import untraced
 from ._base import GONE, View
 from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
@@ -54,20 +55,23 @@ class GaugeModel:
         self._query = untraced(acl.rt.get_mem_info)
         unknown = [a for a in attrs or () if a not in C.MEM_ATTR_NAMES.values()]
         if unknown:
-            raise ValueError(f"unknown memory attribute(s) {', '.join(unknown)}; use "
-                             f"aclrtMemAttr names such as ACL_HBM_MEM_HUGE")
+            raise ValueError(_("unknown memory attribute(s) {names}; use aclrtMemAttr names "
+                               "such as ACL_HBM_MEM_HUGE").format(names=", ".join(unknown)))
         self._fixed = list(attrs) if attrs else None
         self.attrs: list[str] = self._fixed or []
         self.readings: dict[str, tuple[int, int]] = {}
         self.note = ""
+        self.gone = False          # the readings are the last taken: no device is open now
 
     def refresh(self) -> None:
         snap = acl_lab.snapshot()
         if not _device_open(snap):
-            self.note = (f"no device open now: {GONE}" if self.readings else
-                         "no device open: call acl.init() and acl.rt.set_device(0) to see "
-                         "memory")
+            self.gone = bool(self.readings)
+            self.note = (_("no device open now: {gone}").format(gone=_(GONE)) if self.gone
+                         else _("no device open: call acl.init() and acl.rt.set_device(0) to "
+                                "see memory"))
             return
+        self.gone = False
         self.attrs = self._fixed or attrs_for(_present_kinds(snap))
         readings, notes = {}, []
         for name in self.attrs:
@@ -89,31 +93,40 @@ class GaugeModel:
         parts = [f"{_label(n)} {format_bytes(u)}/{format_bytes(t)}" for n, u, t in
                  self.rows() if n.endswith("_MEM")]
         if not parts:
-            return "MemoryGauge: " + self.note
-        return "MemoryGauge: " + ", ".join(parts) + " used" + (f" ({GONE})" if self.note
-                                                                 and GONE in self.note else "")
+            return _("MemoryGauge: {note}").format(note=self.note)
+        if self.gone:
+            return _("MemoryGauge: {readings} used ({gone})").format(readings=join_list(parts),
+                                                                     gone=_(GONE))
+        return _("MemoryGauge: {readings} used").format(readings=join_list(parts))
+
+
+#: page words of aclrtMemAttr names, in the gauge's labels
+PAGES = {"HUGE": N_("huge"), "NORMAL": N_("normal"), "HUGE1G": N_("huge1g")}
 
 
 def _label(name: str) -> str:
     """ACL_HBM_MEM_HUGE -> "HBM huge", ACL_HBM_MEM -> "HBM all"."""
-    words = [w if w in KINDS else w.lower() for w in name.split("_")[1:] if w != "MEM"]
-    return " ".join(words if len(words) > 1 else words + ["all"])
+    words = [w if w in KINDS else _(PAGES[w]) if w in PAGES else w.lower()
+             for w in name.split("_")[1:] if w != "MEM"]
+    return " ".join(words if len(words) > 1 else words + [_("all")])
 
 
-TITLE = "acl.rt.get_mem_info: used and total per attribute"
+TITLE = N_("acl.rt.get_mem_info: used and total per attribute")
 LEFT, BAR_W, ROW = 90, 360, 24
 
 
 def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
     """SVG: one horizontal bar per attribute, the used share filled."""
+    title = _(TITLE)
     if not rows:
-        return message(TITLE, note or "no readings", width=600)
-    texts = [f"{format_bytes(used)} used of {format_bytes(total)} "
-             f"({used / total if total else 0.0:.1%})" for _, used, total in rows]
+        return message(title, note or _("no readings"), width=600)
+    texts = [_("{used} used of {total} ({share:.1%})").format(
+        used=format_bytes(used), total=format_bytes(total),
+        share=used / total if total else 0.0) for _name, used, total in rows]
     width = max(LEFT + BAR_W + 16 + max(text_width(t, 10.5) for t in texts),
-                text_width(TITLE, 12) + 16, text_width(note, 10.5) + 16)
+                text_width(title, 12) + 16, text_width(note, 10.5) + 16)
     svg = Svg(width, 30 + ROW * len(rows) + (22 if note else 6))
-    svg.text(8, 18, TITLE, size=12, weight="bold")
+    svg.text(8, 18, title, size=12, weight="bold")
     for i, ((name, used, total), text) in enumerate(zip(rows, texts)):
         y = 28 + i * ROW
         share = used / total if total else 0.0
@@ -136,7 +149,7 @@ class MemoryGauge(View, widgets.VBox):
         self.model = GaugeModel(acl, attrs)
         self._shown = None
         self.picture = widgets.HTML()
-        self.refresh_button = widgets.Button(description="refresh")
+        self.refresh_button = widgets.Button(description=_("refresh"))
         self.status = widgets.HTML()
         super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
                                                                 self.status])])

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from ..align import MALLOC_PADDING
 from ..errors import AclLabError
+from ..i18n import _, pgettext
 from ..pool import RULES, Block, MemoryPool, PoolStats, Segment
 from ._base import GONE, View
 from ._svg import COLORS, LABELS, MUTED, Svg, message, text_width
@@ -53,7 +54,8 @@ class PoolViewModel:
     def note(self) -> str:
         if not self.closed:
             return ""
-        return f"the pool is closed: {GONE}" if self.stats else "the pool is closed"
+        return (_("the pool is closed: {gone}").format(gone=_(GONE)) if self.stats
+                else _("the pool is closed"))
 
     def _attempt(self, action) -> bool:
         """Run ``action``; a refusal becomes the message instead of an exception."""
@@ -74,43 +76,40 @@ class PoolViewModel:
     def free_selected(self) -> None:
         ptr = self.selected
         if ptr is None:
-            self.message = "Select a segment to free first."
+            self.message = _("Select a segment to free first.")
         elif self._attempt(lambda: self.pool.free(ptr)):
             self.selected = None
-            self.message = f"free(0x{ptr:x}): done"
+            self.message = _("free({ptr}): done").format(ptr=f"0x{ptr:x}")
 
     def check_guards(self) -> None:
         if self._attempt(self.pool.check_guards):
-            self.message = "check_guards(): every guard byte is intact"
+            self.message = _("check_guards(): every guard byte is intact")
 
     def describe(self, ptr: int) -> str:
         """One line on the segment at ``ptr``: where it is and what its m bytes hold."""
         seg = next((s for s in self.segments() if s.start == ptr), None)
         if seg is None:
-            return f"0x{ptr:x} is not a live segment"
+            return _("{ptr} is not a live segment").format(ptr=f"0x{ptr:x}")
         align = RULES[seg.rule]
-        return (f"segment {seg.name} at +0x{seg.start - self.pool.base:x} ({seg.rule} rule, "
-                f"start % {align} = {seg.start % align}): m = {seg.size} B = payload "
-                f"{seg.length} + rounding {seg.rounding} + {MALLOC_PADDING}")
-
-    def readout(self) -> str:
-        s = self.stats
-        if s is None:
-            return self.note()
-        text = (f"{s.segments} segments · used {s.used} B (asked {s.requested}, padding "
-                f"{s.padding}) · free {s.free} B in {s.free_blocks} blocks, largest "
-                f"{s.largest_free} B · fragmentation {s.fragmentation:.0%}")
-        return f"{text} ({self.note()})" if self.closed else text
+        return _("segment {name} at {offset} ({rule} rule, start % {align} = {remainder}): "
+                 "m = {size} B = payload {length} + rounding {rounding} + {padding}").format(
+            name=seg.name, offset=f"+0x{seg.start - self.pool.base:x}", rule=seg.rule,
+            align=align, remainder=seg.start % align, size=seg.size, length=seg.length,
+            rounding=seg.rounding, padding=MALLOC_PADDING)
 
     def summary(self) -> str:
         p, s = self.pool, self.stats
         if s is None:
-            return f"PoolView: <MemoryPool {p.capacity} B, closed>"
+            return _("PoolView: <MemoryPool {capacity} B, closed>").format(capacity=p.capacity)
         if self.closed:
-            return (f"PoolView of a closed {p.capacity} B pool ({GONE}): {s.segments} segments, "
-                    f"{s.used} B used, {s.free} B free")
-        return (f"PoolView of <MemoryPool {p.capacity} B {p.rule}/{p.allocator}: {s.segments} "
-                f"segments, {s.used} B used, {s.free} B free>")
+            return _("PoolView of a closed {capacity} B pool ({gone}): {segments} segments, "
+                     "{used} B used, {free} B free").format(
+                capacity=p.capacity, gone=_(GONE), segments=s.segments, used=s.used,
+                free=s.free)
+        return _("PoolView of <MemoryPool {capacity} B {rule}/{allocator}: {segments} "
+                 "segments, {used} B used, {free} B free>").format(
+            capacity=p.capacity, rule=p.rule, allocator=p.allocator, segments=s.segments,
+            used=s.used, free=s.free)
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
@@ -126,16 +125,21 @@ def _pieces(model: PoolViewModel) -> list[tuple[int, int, str, str]]:
     for b in model.blocks:
         off = b.start - base
         if b.kind != "segment":
-            out.append((off, b.size, b.kind, f"{LABELS[b.kind]}: {b.size} B at +0x{off:x}"))
+            out.append((off, b.size, b.kind, _("{label}: {size} B at {offset}").format(
+                label=_(LABELS[b.kind]), size=b.size, offset=f"+0x{off:x}")))
             continue
         s = b.segment
-        head = f"segment {s.name} at +0x{off:x}: m = {s.size} B"
-        out.append((off, s.length, "payload", f"{head}, payload {s.length} B"))
+        head = _("segment {name} at {offset}: m = {size} B").format(
+            name=s.name, offset=f"+0x{off:x}", size=s.size)
+        out.append((off, s.length, "payload",
+                    _("{head}, payload {length} B").format(head=head, length=s.length)))
         if s.rounding:
             out.append((off + s.length, s.rounding, "rounding",
-                        f"{head}, ALIGN_UP rounding {s.rounding} B (guard bytes)"))
+                        _("{head}, ALIGN_UP rounding {rounding} B (guard bytes)").format(
+                            head=head, rounding=s.rounding)))
         out.append((off + s.length + s.rounding, MALLOC_PADDING, "extra",
-                    f"{head}, +{MALLOC_PADDING} B (guard bytes)"))
+                    _("{head}, +{padding} B (guard bytes)").format(head=head,
+                                                                   padding=MALLOC_PADDING)))
     return out
 
 
@@ -192,14 +196,19 @@ def draw_pool(model: PoolViewModel) -> str:
         y += ROW_H + 4 + LABEL_H * (max(lines[r]) + 1 if lines[r] else 0)
 
     s = model.stats
-    scale = f"1 px = {per_px} B, {row_bytes} B per row"
-    widened = any(size < per_px for _, size, _, _ in _pieces(model)) if per_px > 1 else False
+    scale = _("1 px = {per_px} B, {row_bytes} B per row").format(per_px=per_px,
+                                                                 row_bytes=row_bytes)
+    widened = any(size < per_px for _s, size, _k, _h in _pieces(model)) if per_px > 1 else False
     if widened:
-        scale += "; stretches under 1 px drawn 1 px wide"
-    title = (f"MemoryPool {cap} B at 0x{pool.base:x} · {pool.rule} rule ({pool.align}-byte "
-             f"starts) · {pool.allocator}" + (f" · {model.note()}" if model.closed else ""))
-    stats = (f"{s.segments} segments, {s.used} B used ({s.padding} B padding), {s.free} B free, "
-             f"largest {s.largest_free} B, fragmentation {s.fragmentation:.0%} [{scale}]")
+        scale += _("; stretches under 1 px drawn 1 px wide")
+    title = (_("MemoryPool {capacity} B at {base} · {rule} rule ({align}-byte starts) · "
+               "{allocator}").format(capacity=cap, base=f"0x{pool.base:x}", rule=pool.rule,
+                                     align=pool.align, allocator=pool.allocator)
+             + (f" · {model.note()}" if model.closed else ""))
+    stats = _("{segments} segments, {used} B used ({padding} B padding), {free} B free, "
+              "largest {largest} B, fragmentation {fragmentation:.0%} [{scale}]").format(
+        segments=s.segments, used=s.used, padding=s.padding, free=s.free,
+        largest=s.largest_free, fragmentation=s.fragmentation, scale=scale)
     width = max(LEFT + COLS + 20, text_width(title, 12) + 16, text_width(stats, 10.5) + 16)
     svg = Svg(width, y + 26)
     svg.text(8, 17, title, size=12, weight="bold")
@@ -228,7 +237,7 @@ def draw_pool(model: PoolViewModel) -> str:
         for row, x, w in _row_spans(chosen.start - pool.base, chosen.size, per_px, row_bytes):
             svg.rect(LEFT + x + 1, row_y[row] + 1, max(w - 2, 1), ROW_H - 2, "none",
                      stroke="#000000", stroke_width=2)
-    svg.legend(8, y + 6, [(COLORS[k], LABELS[k]) for k in LEGEND_KINDS], width=width - 16)
+    svg.legend(8, y + 6, [(COLORS[k], _(LABELS[k])) for k in LEGEND_KINDS], width=width - 16)
     return str(svg)
 
 
@@ -242,17 +251,17 @@ class PoolView(View, widgets.VBox):
         self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
-        self.length = widgets.IntText(value=self.model.length, description="length",
+        self.length = widgets.IntText(value=self.model.length, description=_("length"),
                                       layout={"width": "180px"})
         self.rule = widgets.Dropdown(
             options=[(f"{r} ({a})", r) for r, a in RULES.items()],
-            value=pool.rule, description="rule", layout={"width": "200px"})
-        self.alloc_button = widgets.Button(description="allocate", button_style="primary")
-        self.segment = widgets.Dropdown(options=[], description="segment",
+            value=pool.rule, description=_("rule"), layout={"width": "200px"})
+        self.alloc_button = widgets.Button(description=_("allocate"), button_style="primary")
+        self.segment = widgets.Dropdown(options=[], description=_("segment"),
                                         layout={"width": "300px"})
-        self.free_button = widgets.Button(description="free")
-        self.check_button = widgets.Button(description="check guards")
-        self.refresh_button = widgets.Button(description="refresh")
+        self.free_button = widgets.Button(description=pgettext("button", "free"))
+        self.check_button = widgets.Button(description=_("check guards"))
+        self.refresh_button = widgets.Button(description=_("refresh"))
         self.status = widgets.HTML()
         super().__init__(children=[
             self.picture,

@@ -16,14 +16,15 @@ import ipywidgets as widgets
 
 import acl_lab
 
+from ..i18n import N_, _
 from ._base import GONE, generation
 from ._svg import message
-from ._tasks import (TASK_LABELS, RefreshOnNewCalls, count, duration, lanes_picture,
-                     no_timeline_note, stream_label, stream_names, us)
+from ._tasks import (RefreshOnNewCalls, count, duration, kind_label, lane_name,
+                     lanes_picture, no_timeline_note, span_text, stream_label, stream_names, us)
 
 DEFAULT_LAST = 1_000
 LABELLED_BOXES = 200                    # model replays are named when the window is this small
-RESET = f"{GONE} (the process was reset since)"
+READOUT_HEADER = (N_("stream"), N_("tasks"), N_("busy (modeled)"), N_("from – to"))
 
 
 class TimelineModel:
@@ -34,7 +35,7 @@ class TimelineModel:
 
     def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
         if last < 1:
-            raise ValueError(f"last must be at least 1 task, not {last}")
+            raise ValueError(_("last must be at least 1 task, not {last}").format(last=last))
         self.since_us, self.last = since_us, last
         self.tasks: list[dict] = []
         self.host: list[tuple[float, float, str]] = []   # (start_us, end_us, kind), from the trace
@@ -46,7 +47,7 @@ class TimelineModel:
         """Look again; after a reset the tasks last seen stay, and the note says so."""
         now = generation()
         if self.generation not in (None, now) and self.tasks:
-            self.note = RESET
+            self.note = _("{gone} (the process was reset since)").format(gone=_(GONE))
             return
         self.generation = now
         snap = acl_lab.snapshot()
@@ -61,11 +62,14 @@ class TimelineModel:
         if rows:
             self.note = ""
         elif snap.get("backend", "sim") != "sim":
-            self.note = no_timeline_note(snap, "stream time")
+            self.note = no_timeline_note(snap, N_("stream time"))
+        elif since is None:
+            self.note = _("no task on any stream yet: async copies and memsets, aclnn "
+                          "operators, event records and model replays put tasks here")
         else:
-            after = "" if since is None else f" after {us(since)}"
-            self.note = (f"no task on any stream{after} yet: async copies and memsets, aclnn "
-                         f"operators, event records and model replays put tasks here")
+            self.note = _("no task on any stream after {time} yet: async copies and memsets, "
+                          "aclnn operators, event records and model replays put tasks "
+                          "here").format(time=us(since))
 
     def window(self) -> list[dict]:
         return self.tasks[-self.last:]
@@ -104,21 +108,22 @@ class TimelineModel:
                 (r["start_us"], r["end_us"], r["kind"], self.hover(r)))
         host, (t0, t1) = self.host_spans(), self.span()
         host_busy = sum(min(e, t1) - max(s, t0) for s, e, _ in host)
-        lanes = [(f"host\n{count(len(host), 'call')} · {us(host_busy)} busy",
-                  [(s, e, k, f"{TASK_LABELS[k]}: {us(s)} to {us(e)}") for s, e, k in host])] \
+        lanes = [(lane_name(_("host"), count(len(host), "call"), host_busy),
+                  [(s, e, k, span_text(kind_label(k), s, e)) for s, e, k in host])] \
             if host else []
-        return lanes + [(f"{self.label(h)}\n{count(n, 'task')} · {us(busy)} busy", by_stream[h])
-                        for h, n, busy, _, _ in self.streams()]
+        return lanes + [(lane_name(self.label(h), count(n, "task"), busy), by_stream[h])
+                        for h, n, busy, _first, _last in self.streams()]
 
     def hover(self, r: dict) -> str:
         """A task's kind, bytes, stream and modeled time, for its box's hover text."""
-        what = TASK_LABELS.get(r["kind"], r["kind"])
+        what = kind_label(r["kind"])
         if r.get("nbytes"):
             what += f" {r['nbytes']} B"
         if r.get("model") is not None:
-            what += f" of model 0x{r['model']:x}"
-        return (f"{what} on {self.label(r['stream'])}: {us(r['start_us'])} to {us(r['end_us'])} "
-                f"({duration(r['end_us'] - r['start_us'])})")
+            what = _("{what} of model {model}").format(what=what, model=f"0x{r['model']:x}")
+        return _("{what} on {stream}: {start} to {end} ({duration})").format(
+            what=what, stream=self.label(r["stream"]), start=us(r["start_us"]),
+            end=us(r["end_us"]), duration=duration(r["end_us"] - r["start_us"]))
 
     def lane_of(self) -> dict[int, int]:
         """stream -> its lane's index in ``lanes()``."""
@@ -153,10 +158,15 @@ class TimelineModel:
             return self.note
         n, total = len(self.window()), len(self.tasks)
         t0, t1 = self.span()
-        shown = f" (the last {n} of {total})" if n < total else ""
-        text = (f"{count(n, 'task')} on {count(len(self.streams()), 'stream')}{shown}, modeled "
-                f"{us(t0)} to {us(t1)}")
-        return f"{self.note}: {text}" if self.note else text
+        tasks, streams = count(n, "task"), count(len(self.streams()), "stream")
+        if n < total:
+            text = _("{tasks} on {streams} (the last {n} of {total}), modeled {start} to "
+                     "{end}").format(tasks=tasks, streams=streams, n=n, total=total,
+                                     start=us(t0), end=us(t1))
+        else:
+            text = _("{tasks} on {streams}, modeled {start} to {end}").format(
+                tasks=tasks, streams=streams, start=us(t0), end=us(t1))
+        return _("{note}: {text}").format(note=self.note, text=text) if self.note else text
 
     def state(self) -> tuple:
         """Changes whenever the picture would: cheap to compare, so refreshes can skip."""
@@ -170,10 +180,10 @@ class TimelineModel:
 def draw_timeline(model: TimelineModel) -> str:
     """SVG of the model's window: the host lane, then one lane per stream."""
     if not model.window():
-        return message("Stream timeline", model.note)
+        return message(_("Stream timeline"), model.note)
     t0, t1 = model.span()
-    return lanes_picture("Stream timeline: " + model.heading(), model.lanes(), t0, t1,
-                         model.links(), model.labels())
+    return lanes_picture(_("Stream timeline: {heading}").format(heading=model.heading()),
+                         model.lanes(), t0, t1, model.links(), model.labels())
 
 
 class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
@@ -190,9 +200,9 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
         self._seen = self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
-        self.last = widgets.IntSlider(value=1, min=1, max=1, description="last tasks",
+        self.last = widgets.IntSlider(value=1, min=1, max=1, description=_("last tasks"),
                                       continuous_update=False, layout={"width": "420px"})
-        self.refresh_button = widgets.Button(description="refresh")
+        self.refresh_button = widgets.Button(description=_("refresh"))
         self.readout = widgets.HTML()
         super().__init__(children=[self.picture,
                                    widgets.HBox([self.last, self.refresh_button]), self.readout])
@@ -228,7 +238,7 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
         self.readout.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        return "StreamTimeline: " + self.model.heading()
+        return _("StreamTimeline: {heading}").format(heading=self.model.heading())
 
     def svg(self) -> str:
         return self.model.svg()
@@ -241,5 +251,5 @@ def _readout_html(model: TimelineModel) -> str:
                    for h, n, busy, first, last in model.streams())
     if not rows:
         return ""
-    return ("<table style='border-spacing: 16px 0'><tr><th>stream</th><th>tasks</th>"
-            f"<th>busy (modeled)</th><th>from – to</th></tr>{rows}</table>")
+    head = "".join(f"<th>{escape(_(h))}</th>" for h in READOUT_HEADER)
+    return f"<table style='border-spacing: 16px 0'><tr>{head}</tr>{rows}</table>"
