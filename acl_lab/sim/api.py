@@ -36,7 +36,8 @@ def _int(call: str, name: str, value) -> int:
     v = as_int(call, name, value)
     if not _I64_MIN <= v < _U64:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: {name}={v} does not fit in 64 bits.")
+                       _("{call}: {name}={value} does not fit in 64 bits.").format(
+                           call=call, name=name, value=v))
     return v
 
 
@@ -46,7 +47,8 @@ def _size(call: str, name: str, value) -> int:
     v = _int(call, name, value)
     if v < 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       f"{call}: {name}={v} is negative; sizes are unsigned (size_t).")
+                       _("{call}: {name}={value} is negative; sizes are unsigned (size_t).").format(
+                           call=call, name=name, value=v))
     return v
 
 
@@ -58,7 +60,8 @@ def _bounded(low: int, high: int, ctype: str):
         v = _int(call, name, value)
         if not low <= v < high:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           f"{call}: {name}={v} does not fit in {ctype}.")
+                           _("{call}: {name}={value} does not fit in {ctype}.").format(
+                               call=call, name=name, value=v, ctype=ctype))
         return v
     return check
 

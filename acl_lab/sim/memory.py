@@ -381,8 +381,8 @@ class Memory:
         name = C.MEM_ATTR_NAMES.get(attr)
         if name is None:
             raise SimError(C.ACL_ERROR_RT_INVALID_MEMORY_TYPE,
-                           f"aclrtGetMemInfo: {attr} is not an aclrtMemAttr value "
-                           f"(ACL_DDR_MEM=0 ... ACL_MEM_P2P_HUGE1G=17).")
+                           _("{call}: {attr} is not an aclrtMemAttr value (ACL_DDR_MEM=0 ... "
+                             "ACL_MEM_P2P_HUGE1G=17).").format(call="aclrtGetMemInfo", attr=attr))
         rest = name[len("ACL_"):].split("_")          # e.g. HBM MEM P2P HUGE / MEM NORMAL
         kind = rest[0] if rest[0] in ("DDR", "HBM") else None
         if kind == "HBM" and "HBM" not in self.profile.kinds:
@@ -393,8 +393,9 @@ class Memory:
         pools = self.device_pools[device]
         if page == "huge1g" and not any(p.spec.page == "huge1g" for p in pools):
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                           f"aclrtGetMemInfo: {name}: {self.profile.soc_name} has no 1 GiB huge "
-                           f"pages. Ask about ACL_HBM_MEM / ACL_DDR_MEM instead.")
+                           _("{call}: {name}: {soc} has no 1 GiB huge pages. Ask about "
+                             "ACL_HBM_MEM / ACL_DDR_MEM instead.").format(
+                               call="aclrtGetMemInfo", name=name, soc=self.profile.soc_name))
         return [p for p in pools
                 if (kind is None or p.spec.kind == kind) and p.spec.p2p == p2p
                 and (page is None and p.spec.page != "huge1g" or p.spec.page == page)]
