@@ -8,7 +8,7 @@ pair adds and removes the same keys, so most changes cancel there and cost a set
 """
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 
 LOAD = 512
 PENDING = 16   # changes that wait before the sublists take them

@@ -175,7 +175,8 @@ class Memory:
 
     # ----- allocation -------------------------------------------------------------------
     def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
-        """Pools to try, in order, for a device allocation with this policy (docs/rules.md#rule-3)."""
+        """Pools to try, in order, for a device allocation with this policy
+        (docs/rules.md#rule-3)."""
         flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
         base = policy & 0xFF
         if base not in C.MALLOC_POLICY_NAMES or policy & ~C.MALLOC_POLICY_BITS:

@@ -254,7 +254,8 @@ class Runtime:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
                            _("{call}: this thread has no current context. Call "
                              "acl.rt.set_device(0) (or acl.rt.set_context(ctx)) in this thread "
-                             "first — the current context is per thread.").format(call=c_name(call)))
+                             "first — the current context is per thread.").format(
+                               call=c_name(call)))
         return ctx
 
     def create_context(self, device: int) -> int:
