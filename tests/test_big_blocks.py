@@ -2,7 +2,6 @@
 learner sees do not change, copies between them are page-congruent on the host, views of
 them register back at their own address, and their RAM is counted and given back."""
 import numpy as np
-import pytest
 
 import acl_lab
 from acl_lab.constants import (ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEMCPY_DEVICE_TO_DEVICE,
@@ -11,16 +10,6 @@ from acl_lab.sim.storage import BIG_BLOCK, BIG_CHUNK, LazyStorage, fill_garbage
 
 MiB = 1 << 20
 U8 = np.dtype(np.uint8).num
-
-
-@pytest.fixture
-def acl():
-    acl_lab.reset("910b")
-    acl = acl_lab.load()
-    assert acl.init() in (ACL_SUCCESS, 100002)
-    assert acl.rt.set_device(0) == ACL_SUCCESS
-    yield acl
-    acl_lab.reset()
 
 
 def _block(acl, ptr):

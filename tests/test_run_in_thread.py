@@ -19,16 +19,6 @@ def platform(request, monkeypatch):
     return request.param
 
 
-@pytest.fixture
-def acl():
-    acl_lab.reset("910b")
-    acl = acl_lab.load()
-    assert acl.init() in (ACL_SUCCESS, 100002)
-    assert acl.rt.set_device(0) == ACL_SUCCESS
-    yield acl
-    acl_lab.reset()
-
-
 def test_another_thread_has_no_current_context_and_its_own_error(acl, platform):
     def worker():
         stream, ret = acl.rt.create_stream()
