@@ -9,8 +9,9 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     api.py          the pyACL-shaped facade: ``acl``, ``acl.rt``, ``acl.mdl``, ``acl.nn``, ...
     prototypes.py   the C prototype and Python return values of each facade function
     runtime.py      one simulated process: init, devices, contexts, streams, events, memory
-    memory.py       page pools, allocations and the address map
-    storage.py      lazy byte storage (host RAM only for touched bytes); extents.py in Pyodide
+    memory.py       page pools and allocations (addresses: acl_lab/address_map.py)
+    storage.py      lazy byte storage (host RAM only for touched bytes; big blocks apart);
+                    extents.py in Pyodide
     hostram.py      the host-RAM budget for simulated bytes
     transfer.py     memset / memcpy / memcpy2d: validation, direction, modeled time
     streams.py      task queues, deferred execution, modeled clocks
