@@ -25,6 +25,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -245,8 +246,17 @@ def page(browser, lab):
 
 
 def kernels_idle(lab: str) -> bool:
-    with urllib.request.urlopen(f"{lab}/api/kernels", timeout=2) as r:
-        kernels = json.load(r)
+    """True once every kernel reports idle. A 500 means a kernel is half started:
+    jupyter_client puts it in the kernel list before jupyter_server gives it
+    ``last_activity`` (``AsyncMappingKernelManager._async_start_kernel``), so the listing
+    raises AttributeError in that moment; the caller polls again."""
+    try:
+        with urllib.request.urlopen(f"{lab}/api/kernels", timeout=2) as r:
+            kernels = json.load(r)
+    except urllib.error.HTTPError as e:
+        if e.code != 500:
+            raise
+        return False
     return bool(kernels) and all(k["execution_state"] == "idle" for k in kernels)
 
 
