@@ -10,7 +10,6 @@ first (smallest block, then lowest address); ints compare several times faster t
 """
 from __future__ import annotations
 
-from .align import align_up
 from .sorted_keys import SortedKeys
 
 
@@ -30,38 +29,32 @@ class FreeList:
         self._by_end[start + length] = start
         self._index.add(length << self._bits | start - self.base)
 
-    def _remove(self, start: int, length: int) -> None:
-        del self._by_start[start]
-        del self._by_end[start + length]
-        self._index.remove(length << self._bits | start - self.base)
-
-    def _best_fit(self, nbytes: int, align: int) -> int | None:
-        """The smallest key whose block holds ``nbytes`` at an ``align``-aligned start."""
+    def alloc(self, nbytes: int, align: int) -> int | None:
+        """Best fit for ``nbytes`` at an ``align``-aligned start; None (and no change) if full.
+        The hot path of every malloc: the block changes are written out, not called."""
         bits, base, ceiling = self._bits, self.base, self._index.ceiling
         mask = (1 << bits) - 1
         key = ceiling(nbytes << bits)
         while key is not None:
-            start = (key & mask) + base
-            if -(-start // align) * align - start + nbytes <= key >> bits:   # align_up, inlined
-                return key
+            start, length = (key & mask) + base, key >> bits
+            addr = -(-start // align) * align          # align_up, inlined
+            if addr - start + nbytes <= length:
+                break
             key = ceiling(key + 1)
-        return None
-
-    def alloc(self, nbytes: int, align: int) -> int | None:
-        """Best fit for ``nbytes`` at an ``align``-aligned start; None (and no change) if full."""
-        key = self._best_fit(nbytes, align)
-        if key is None:
+        else:
             return None
-        length, start = key >> self._bits, (key & ((1 << self._bits) - 1)) + self.base
-        addr = align_up(start, align)
         end, block_end, used = addr + nbytes, start + length, self.used
+        by_start, by_end, index = self._by_start, self._by_end, self._index
         try:
-            self._remove(start, length)
+            del by_start[start], by_end[block_end]
+            index.remove(key)
             if addr > start:
-                self._add(start, addr - start)
+                by_start[start], by_end[addr] = addr - start, start
+                index.add(addr - start << bits | start - base)
             if block_end > end:
-                self._add(end, block_end - end)
-            self.used += nbytes
+                by_start[end], by_end[block_end] = block_end - end, end
+                index.add(block_end - end << bits | end - base)
+            self.used = used + nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
             self._undo([(start, length)], [(start, addr - start), (end, block_end - end)], used)
             raise
@@ -69,17 +62,22 @@ class FreeList:
 
     def give_back(self, addr: int, nbytes: int) -> None:
         """Return [addr, addr+nbytes), merging with free neighbours."""
+        by_start, by_end, index, bits, base = (self._by_start, self._by_end, self._index,
+                                               self._bits, self.base)
         start, end, used = addr, addr + nbytes, self.used
-        before, after = self._by_end.get(start), self._by_start.get(end)
+        before, after = by_end.get(start), by_start.get(end)
         try:
             if before is not None:
-                self._remove(before, start - before)
+                del by_start[before], by_end[start]
+                index.remove(start - before << bits | before - base)
                 start = before
             if after is not None:
-                self._remove(end, after)
+                del by_start[end], by_end[end + after]
+                index.remove(after << bits | end - base)
                 end += after
-            self._add(start, end - start)
-            self.used -= nbytes
+            by_start[start], by_end[end] = end - start, start
+            index.add(end - start << bits | start - base)
+            self.used = used - nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
             removed = [(before, addr - before)] if before is not None else []
             if after is not None:

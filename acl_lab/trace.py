@@ -7,6 +7,7 @@ the trace never keeps a learner's data alive.
 from __future__ import annotations
 
 import itertools
+import operator
 import threading
 import types
 from collections import deque
@@ -14,16 +15,18 @@ from html import escape
 from typing import Callable, NamedTuple
 
 from . import threads
-from .faults import FAULTS
+from .faults import Faults
 
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
 DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
 _PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)
+_SEQ = operator.itemgetter(0)
 
 
 class Call(NamedTuple):
-    """One recorded call. A tuple, so recording one costs no more than building it."""
+    """One recorded call. The trace keeps plain tuples in this field order (cheapest to
+    build) and hands them out as Calls."""
     seq: int
     name: str           # e.g. "rt.malloc"
     args: tuple
@@ -43,12 +46,13 @@ class Call(NamedTuple):
         return r if isinstance(r, int) and not self.name.startswith("util.") else None
 
 
-_new_call = tuple.__new__   # Call's fields in order, without NamedTuple's keyword handling
+def _task_info(task) -> dict:
+    """The stream work a call issued, as the trace keeps it."""
+    return {"stream": task.stream, "kind": task.kind, "start_us": task.start_us,
+            "end_us": task.end_us}
 
 
 def _summary(value):
-    if type(value) is tuple and _PLAIN.issuperset(map(type, value)):
-        return value
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, tuple):
@@ -61,6 +65,15 @@ def _summary(value):
     return f"<{type(value).__name__}>"
 
 
+def _kept(values: tuple) -> tuple:
+    """``values`` as the trace keeps them: as they are when every one is a plain scalar (the
+    common case, checked without a call), else summarised."""
+    for v in values:
+        if v.__class__ not in _PLAIN:
+            return _summary(values)
+    return values
+
+
 def _fmt(value) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         return repr(value) if not isinstance(value, tuple) else ", ".join(_fmt(v) for v in value)
@@ -68,19 +81,37 @@ def _fmt(value) -> str:
 
 
 class Trace:
+    """Calls are kept as plain tuples in Call's field order, appended without a lock:
+    numbering (``next`` on a counter) and appending are each atomic, so threads never share
+    a number, and readers put the few calls two threads appended out of turn back in order."""
+
     def __init__(self, clock: Callable[[], float] = lambda: 0.0,
-                 last_task: Callable[[], object] = lambda: None, limit: int = DEFAULT_LIMIT):
-        self.calls: deque[Call] = deque(maxlen=limit)
+                 last_task: Callable[[], object] = lambda: None, limit: int = DEFAULT_LIMIT,
+                 faults: Faults | None = None):
+        self._faults = Faults() if faults is None else faults   # the session's
+        self._records: deque[tuple] = deque(maxlen=limit)
         self._clock, self._last_task = clock, last_task
         self._seq = itertools.count(1)
         self._threads: dict[int, str] = {}
-        self._append_lock = threading.Lock()   # numbering and appending happen as one step
+        self._names_lock = threading.Lock()    # two new threads must not get the same name
         self.names: dict[int, str] = {}        # handle -> the name a learner gave it
         self.generation = 0                    # counts clear()s: views tell a reset by it
 
+    @property
+    def calls(self) -> list[Call]:
+        """Every kept call, oldest first."""
+        records = list(self._records)          # one C call: safe while threads append
+        records.sort(key=_SEQ)
+        return [Call._make(r) for r in records]
+
+    def position(self) -> tuple[int, int]:
+        """Changes whenever a call is recorded or the trace is cleared (cheap: views poll it)."""
+        records = self._records
+        return len(records), (records[-1][0] if records else 0)
+
     def _thread_name(self) -> str:
         ident = threads.get_ident()
-        with self._append_lock:     # two new threads must not get the same name
+        with self._names_lock:
             name = self._threads.get(ident)
             if name is None:
                 name = "main" if threads.is_main() else f"thread-{len(self._threads)}"
@@ -88,29 +119,37 @@ class Trace:
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
-        calls, clock, last_task = self.calls, self._clock, self._last_task
-        seq, append_lock, thread_names = self._seq, self._append_lock, self._threads
-        get_ident, faults, plain = threads.get_ident, FAULTS, _PLAIN.issuperset
+        append, clock, last_task = self._records.append, self._clock, self._last_task
+        seq, thread_names, get_ident, faults = self._seq, self._threads, threads.get_ident, \
+            self._faults
 
         def traced(*args, **kwargs):
+            if kwargs or faults.armed:
+                return slow(args, kwargs)
             t0, before = clock(), last_task()
-            if faults.armed:
-                result, injected = faults.call(name, fn, args, kwargs)
-            else:
-                result, injected = fn(*args, **kwargs), False
+            result = fn(*args)
             task = last_task()
-            if kwargs:
-                args = args + tuple(kwargs.values())
-            args = args if plain(map(type, args)) else _summary(args)
-            summary = result if type(result) in _PLAIN or type(result) is tuple \
-                and plain(map(type, result)) else _summary(result)
-            thread = thread_names.get(get_ident()) or self._thread_name()
-            info = None if task is before or task is None else {
-                "stream": task.stream, "kind": task.kind,
-                "start_us": task.start_us, "end_us": task.end_us}
-            with append_lock:       # so the calls of many threads stay in sequence order
-                calls.append(_new_call(Call, (next(seq), name, args, summary, thread, t0,
-                                              clock(), info, injected)))
+            if result.__class__ is tuple:      # (value, ret): the usual result
+                for v in result:
+                    if v.__class__ not in _PLAIN:
+                        summary = _summary(result)
+                        break
+                else:
+                    summary = result
+            else:
+                summary = result if result.__class__ in _PLAIN else _summary(result)
+            append((next(seq), name, _kept(args), summary,
+                    thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
+                    None if task is before or task is None else _task_info(task), False))
+            return result
+
+        def slow(args, kwargs):
+            t0, before = clock(), last_task()
+            result, injected = faults.call(name, fn, args, kwargs)
+            task = last_task()
+            append((next(seq), name, _kept(args + tuple(kwargs.values())), _summary(result),
+                    thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
+                    None if task is before or task is None else _task_info(task), injected))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)
@@ -120,7 +159,7 @@ class Trace:
 
     def clear(self) -> None:
         """Forget every call and name: a fresh process reuses the same handles."""
-        self.calls.clear()
+        self._records.clear()
         self.names.clear()
         self.generation += 1
 
@@ -135,10 +174,8 @@ class Trace:
         self.names[handle] = label.strip()
 
     def table(self, last: int | None = 20, name: str | None = None) -> "TraceTable":
-        with self._append_lock:     # other threads may be appending calls meanwhile
-            rows = [c for c in self.calls if name is None or name in c.name]
-            names = dict(self.names)
-        return TraceTable(rows[-last:] if last else rows, names)
+        rows = [c for c in self.calls if name is None or name in c.name]
+        return TraceTable(rows[-last:] if last else rows, dict(self.names))
 
     def __repr__(self) -> str:
         return repr(self.table())
