@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from . import constants, wasm
 from .errors import AclLabError, SimulatorLimit, explain
-from .faults import FAULTS as inject
 from .i18n import _, get_language, set_language
+from .session import SESSION
 from .threads import run_in_thread
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 wasm.imitate()   # ACL_LAB_PLATFORM=pyodide: Pyodide's limits on CPython (tests)
 
-_active = None   # (Backend, Traced acl, Trace) of the last load()
+inject = SESSION.faults   # acl_lab.inject("rt.malloc", code=...): see acl_lab/faults.py
 
 
 def load(backend: str | None = None, profile: str | None = None):
@@ -36,43 +36,25 @@ def load(backend: str | None = None, profile: str | None = None):
     "910b" (default), "310", "310p", "200dk"; else $ACL_LAB_PROFILE. Asking the simulator
     for another profile than the running one starts a fresh simulated process.
     """
-    global _active
-    from .backends import select
-    from .trace import Trace, Traced
-
-    chosen = select(backend, profile)
-    if _active is not None and _active[0].acl is chosen.acl:
-        return _active[1]
-    trace = Trace(chosen.clock, chosen.last_task)
-    _active = (chosen, Traced(chosen.acl, trace), trace)
-    return _active[1]
-
-
-def _current():
-    if _active is None:
-        load()
-    return _active
+    return SESSION.load(backend, profile)
 
 
 def reset(profile: str | None = None) -> None:
     """Start a fresh simulated process (optionally on another profile), clear the trace and
     the injected faults. Every ``acl`` object already handed out keeps working, on the new
     process."""
-    backend, _, trace = _current()
-    backend.reset(profile)
-    trace.clear()
-    inject.clear()
+    SESSION.reset(profile)
 
 
 def snapshot() -> Snapshot:
     """Allocations, pools, streams, events and contexts of the active backend, as plain data
     (the same keys on every backend: acl_lab/snapshot_schema.py describes each one)."""
-    return _current()[0].snapshot()
+    return SESSION.current()[0].snapshot()
 
 
 def tracer():
     """The call trace of the active backend (``tracer().table(20)`` for a readable table)."""
-    return _current()[2]
+    return SESSION.current()[2]
 
 
 def name(handle: int, label: str) -> None:
@@ -88,7 +70,7 @@ def check(ret, what: str | None = None) -> None:
     """
     code = ret[-1] if isinstance(ret, tuple) else ret
     if code != 0:
-        message = _current()[1].get_recent_err_msg() or None
+        message = SESSION.current()[1].get_recent_err_msg() or None
         if what and message:
             message = f"{what}: {message}"
         raise AclLabError(code, _with_open_captures(message))

@@ -5,7 +5,7 @@ code, without running.
     acl_lab.inject("rt.memcpy", code=507899, when=lambda dst, dmax, src, n, kind: kind == 2)
     acl_lab.inject.clear()                                 # (acl_lab.reset() clears them too)
 
-The traced facade (trace.py) asks ``FAULTS`` before each call, so this works on every
+The traced facade (trace.py) asks the session's Faults before each call, so this works on every
 backend. An injected failure has the call's own failure shape (``(0, code)`` for malloc,
 ``code`` for memcpy), reaches neither the backend nor its state, is marked in the trace and
 is what ``acl.get_recent_err_msg()`` explains next.
@@ -13,7 +13,7 @@ is what ``acl.get_recent_err_msg()`` explains next.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import ERROR_NAMES, explain
@@ -30,6 +30,7 @@ class Fault:
     times: int | None
     when: Callable | None
     failed: Callable            # the call's failure shape: (code, message) -> result
+    owner: "Faults" = field(repr=False)
 
     def __repr__(self) -> str:
         left = (_("until cleared") if self.times is None else
@@ -41,7 +42,7 @@ class Fault:
             name=self.name, error=ERROR_NAMES.get(self.code, "code"), code=self.code, calls=left)
 
     def remove(self) -> None:
-        FAULTS.remove(self)
+        self.owner.remove(self)
 
 
 class Faults:
@@ -76,7 +77,7 @@ class Faults:
         if when is not None and not callable(when):
             raise TypeError(_("when must be a function of the call's arguments, not "
                               "{type}").format(type=type(when).__name__))
-        fault = Fault(name, code, times, when, failed)
+        fault = Fault(name, code, times, when, failed, self)
         with self._lock:
             self.faults.append(fault)
             self.armed = True
@@ -178,5 +179,3 @@ def _unknown(name: str) -> str:
     return _("{text} Did you mean {names}?").format(
         text=text, names=pgettext("alternatives", " or ").join(map(repr, close)))
 
-
-FAULTS = Faults()

@@ -13,8 +13,8 @@ U8 = np.dtype(np.uint8).num
 
 
 def _block(acl, ptr):
-    from acl_lab.backends import _sim_backend
-    a = _sim_backend(None).acl._sim.rt.memory.allocs[ptr]
+    from acl_lab.session import SESSION
+    a = SESSION.simulator.rt.memory.allocs[ptr]
     return a, a.pool.storage
 
 

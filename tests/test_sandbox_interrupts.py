@@ -22,7 +22,7 @@ import pytest
 
 import acl_lab
 from acl_lab import constants as C
-from acl_lab.backends import _sim_backend
+from acl_lab.session import SESSION
 
 MiB = 1 << 20
 MAX_POINTS = 120          # interrupt points tried per operation (evenly spread)
@@ -123,7 +123,7 @@ def state(w):
 
 
 def _device_bytes(acl, ptr):
-    sim = _sim_backend(None).acl._sim
+    sim = SESSION.simulator
     a = sim.rt.memory.allocs[ptr]
     out = np.empty(a.size, np.uint8)
     a.read_into(0, a.size, out)       # reads without a call (no trace, no clock)
@@ -131,7 +131,7 @@ def _device_bytes(acl, ptr):
 
 
 def books_add_up():
-    sim = _sim_backend(None).acl._sim
+    sim = SESSION.simulator
     rt, snap = sim.rt, acl_lab.snapshot()
     for p in snap["pools"]:
         ours = [a for a in snap["allocations"] if a["pool"] == p["label"]]

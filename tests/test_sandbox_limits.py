@@ -6,7 +6,7 @@ import pytest
 import acl_lab
 from acl_lab import AclLabError, SimulatorLimit
 from acl_lab import constants as C
-from acl_lab.backends import _sim_backend
+from acl_lab.session import SESSION
 from acl_lab.memory_rules import KEEP_DROPPED
 from acl_lab.sim import hostram
 from acl_lab.sim.storage import CHUNK
@@ -86,7 +86,7 @@ def test_the_budget_refusal_speaks_the_learners_language(small):
 def test_a_full_overwrite_of_fresh_memory_fills_no_garbage_first(small):
     acl = small
     dev, _ = acl.rt.malloc(3 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    sim = _sim_backend(None).acl._sim
+    sim = SESSION.simulator
     a = sim.rt.memory.allocs[dev]
     filled = []
     block, _ = a.pool.storage._at(dev - a.pool.base, 3 * MiB)    # the block's own bytes
@@ -117,7 +117,7 @@ def test_out_of_memory_during_synchronize_loses_no_task(acl, monkeypatch):
     host, _ = acl.rt.malloc_host(4096)
     assert acl.rt.memset_async(dev, 4096, 3, 4096, stream) == 0
     assert acl.rt.memcpy_async(host, 4096, dev, 4096, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
-    s = _sim_backend(None).acl._sim.rt.streams[stream]
+    s = SESSION.simulator.rt.streams[stream]
     task = s.pending[0]
     run = task.run
 

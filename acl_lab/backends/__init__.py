@@ -25,20 +25,16 @@ class Backend:
     reset: Callable[[str | None], None]
 
 
-_SIM = None
-
-
-def _sim_backend(profile: str | None) -> Backend:
-    global _SIM
+def _sim_backend(session, profile: str | None) -> Backend:
     from ..sim.api import Simulator
     from ..sim.profiles import get_profile
 
     wanted = get_profile(profile) if profile else None
-    if _SIM is None:
-        _SIM = Simulator(wanted)
-    elif wanted is not None and wanted is not _SIM.rt.profile:
-        _SIM.reset(wanted)
-    sim = _SIM
+    sim = session.simulator
+    if sim is None:
+        sim = session.simulator = Simulator(wanted)
+    elif wanted is not None and wanted is not sim.rt.profile:
+        sim.reset(wanted)
     return Backend(
         name="sim", acl=sim.acl,
         clock=lambda: sim.rt.sched.now_us,
@@ -55,12 +51,14 @@ def _snapshot(sim) -> Snapshot:
         return rt.snapshot()
 
 
-def select(backend: str | None = None, profile: str | None = None) -> Backend:
+def select(session, backend: str | None = None, profile: str | None = None) -> Backend:
+    """The backend ``session`` (acl_lab.session.Session) keeps under that name, made on
+    first use."""
     name = (backend or os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     if name == "sim":
-        return _sim_backend(profile)
+        return _sim_backend(session, profile)
     if name == "ascend":
         from .ascend import ascend_backend
-        return ascend_backend()
+        return ascend_backend(session)
     raise ValueError(_("unknown backend {name}; choose one of {names}").format(
         name=repr(name), names=", ".join(BACKENDS)))

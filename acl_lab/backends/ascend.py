@@ -167,14 +167,11 @@ def _pools(guard) -> list[PoolRow]:
     return pools
 
 
-_CURRENT: tuple[object, Backend, object] | None = None    # (pyACL module, Backend, Guard)
-
-
-def ascend_backend() -> Backend:
-    """The ascend Backend (one per pyACL module, so every load() returns the same acl)."""
-    global _CURRENT
-    if _CURRENT is not None and sys.modules.get("acl") is _CURRENT[0]:
-        return _CURRENT[1]
+def ascend_backend(session) -> Backend:
+    """The ascend Backend ``session`` keeps (one per pyACL module, so every load() returns
+    the same acl)."""
+    if session.ascend is not None and sys.modules.get("acl") is session.ascend[0]:
+        return session.ascend[1]
     found = diagnose()
     if not found.ok:
         raise BackendUnavailable(found.explain())
@@ -190,13 +187,14 @@ def ascend_backend() -> Backend:
 
     backend = Backend(name="ascend", acl=guard.acl, clock=guard.clock,
                       last_task=lambda: None, snapshot=lambda: snapshot(guard), reset=reset)
-    _CURRENT = (found.module, backend, guard)
+    session.ascend = (found.module, backend, guard)
     return backend
 
 
 def set_guard(enabled: bool) -> None:
     """Turn the guard of the loaded ascend backend on or off (it keeps its registry either
     way). Off, misuse reaches the device: expect real error codes, or a crash."""
-    if _CURRENT is None:
+    from ..session import SESSION
+    if SESSION.ascend is None:
         raise RuntimeError(_('load the ascend backend first: acl_lab.load(backend="ascend")'))
-    _CURRENT[2].enabled = bool(enabled)
+    SESSION.ascend[2].enabled = bool(enabled)

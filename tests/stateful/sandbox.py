@@ -11,7 +11,7 @@ from hypothesis.stateful import precondition, rule
 
 import acl_lab
 from acl_lab import constants as C
-from acl_lab.backends import _sim_backend
+from acl_lab.session import SESSION
 from acl_lab.errors import AclLabError, SimulatorLimit
 
 from .model.objects import OK, WINDOW
@@ -112,7 +112,7 @@ class SandboxRules:
     def hit_the_host_budget(self, data, is_async):
         """A write that needs more host RAM than the budget has left raises SimulatorLimit
         and changes nothing (the budget is lowered to just below what the write needs)."""
-        rt = _sim_backend(None).acl._sim.rt
+        rt = SESSION.simulator.rt
         fresh = [(b, rt.memory.allocs[b.ptr]) for b in self.live_blocks()
                  if b.pool is not None and not b.read_only]
         fresh = [(b, a) for b, a in fresh if a.fresh_bytes(0, a.size)]

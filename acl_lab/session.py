@@ -1,0 +1,46 @@
+"""The learner's session: every piece of state that outlives one call, in one object.
+
+A kernel has one Session, ``SESSION``: the simulated process (made on first use and reset in
+place, so every ``acl`` handed out keeps working), the ascend backend once loaded, the
+backend in use with its traced ``acl`` and its trace, and the injected faults.
+``acl_lab.load``, ``reset``, ``tracer`` and ``inject`` are its front door.
+"""
+from __future__ import annotations
+
+from .faults import Faults
+
+
+class Session:
+    def __init__(self):
+        self.faults = Faults()     # acl_lab.inject
+        self.simulator = None      # the simulated process (sim.api.Simulator), once made
+        self.ascend = None         # (pyACL module, Backend, Guard), once loaded
+        self.active = None         # (Backend, Traced acl, Trace) of the last load()
+
+    def load(self, backend: str | None = None, profile: str | None = None):
+        """The traced ``acl`` of the chosen backend (acl_lab.load documents the choice)."""
+        from .backends import select
+        from .trace import Trace, Traced
+
+        chosen = select(self, backend, profile)
+        if self.active is not None and self.active[0].acl is chosen.acl:
+            return self.active[1]
+        trace = Trace(chosen.clock, chosen.last_task, faults=self.faults)
+        self.active = (chosen, Traced(chosen.acl, trace), trace)
+        return self.active[1]
+
+    def current(self) -> tuple:
+        """(Backend, traced acl, Trace) in use, loading the default backend if none is."""
+        if self.active is None:
+            self.load()
+        return self.active
+
+    def reset(self, profile: str | None = None) -> None:
+        """A fresh process, an empty trace, no injected faults."""
+        backend, _, trace = self.current()
+        backend.reset(profile)
+        trace.clear()
+        self.faults.clear()
+
+
+SESSION = Session()
