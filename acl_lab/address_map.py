@@ -2,16 +2,74 @@
 free call may release, and why a pointer no longer works. The simulator's Memory and the
 real-hardware guard's Registry keep their blocks in one, so both judge pointers alike.
 
-A block has ``ptr``, ``size``, ``api`` (a memory_rules.ALLOCATORS key), ``alive()`` (False
-once the numpy array it registered is gone) and ``describe()``.
+Its blocks are ``Block``s: the simulator's Allocation and the guard's Entry add what each
+backend knows about a block (its pool and bytes; the footprint the documented rules give).
 """
 from __future__ import annotations
+
+import weakref
 
 from . import constants as C
 from .errors import Refusal
 from .i18n import _
-from .memory_rules import FREED_BY, c_name, free_refusal, range_refusal
+from .memory_rules import ALLOCATORS, FREED_BY, c_name, free_refusal, is_read_only, range_refusal
 from .sorted_keys import SortedKeys
+
+
+class Block:
+    """A live block: memory an allocator handed out, or a Python buffer registered as
+    pageable host memory (``api`` "numpy" or "bytes", ``_owner`` the object)."""
+
+    __slots__ = ("ptr", "size", "api", "location", "device", "_owner", "read_only_spans")
+
+    def __init__(self, ptr: int, size: int, api: str, location: str, device: int | None,
+                 owner=None):
+        self.ptr = ptr
+        self.size = size                # bytes the caller asked for (the usable range)
+        self.api = api                  # memory_rules.ALLOCATORS key: malloc, numpy, ...
+        self.location = location        # "device" or "host": where a copy treats it as living
+        self.device = device
+        self._owner = owner             # numpy: weakref to the array; bytes: the object
+        self.read_only_spans: list = []  # (offset, n) of read-only views registered
+
+    @property
+    def end(self) -> int:
+        return self.ptr + self.size
+
+    @property
+    def python_owned(self) -> bool:
+        """A registered Python buffer (pageable host memory), not an allocator's block."""
+        return ALLOCATORS[self.api].footprint is None
+
+    def owner(self):
+        o = self._owner
+        return o() if isinstance(o, weakref.ref) else o
+
+    def alive(self) -> bool:
+        """Is the array this registration points into still there? (A bytes object is held
+        here until its backend releases it: memory_rules.dropped_beyond_bound.)"""
+        return not isinstance(self._owner, weakref.ref) or self._owner() is not None
+
+    def read_only(self, offset: int, n: int) -> bool:
+        """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
+        return self.python_owned and is_read_only(self.owner(), self.read_only_spans, offset, n)
+
+    @property
+    def where(self) -> str:
+        """The kind of memory, in the learner's language: "pageable host memory"."""
+        if self.python_owned:
+            return _("pageable host memory")
+        if self.location == "host":
+            return _("pinned host memory")
+        return _("device memory") if self.device is None else _(
+            "device {device} memory").format(device=self.device)
+
+    def describe(self) -> str:
+        return _("{ptr} ({size} B from {call}, {where})").format(
+            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=self.where)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.describe()})"
 
 
 class AddressMap:

@@ -22,7 +22,6 @@ import threading
 import time
 import types
 import weakref
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,9 +29,9 @@ from .. import constants as C, threads
 from ..align import RUNTIME_ALIGN
 from ..errors import AclLabError, Refusal
 from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
-                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound, is_read_only,
+                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound,
                             kind_refusal, note_registration, read_only_refusal, root_array)
-from ..address_map import AddressMap
+from ..address_map import AddressMap, Block
 from ..i18n import _
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
@@ -47,52 +46,15 @@ class GuardedAcl(types.SimpleNamespace):
     """pyACL's ``acl`` with the guard in front: same namespaces, same functions."""
 
 
-@dataclass(eq=False)
-class Entry:
-    ptr: int
-    size: int
-    api: str               # the call that handed the memory out (memory_rules.c_name)
-    location: str          # "device" or "host": where a copy must treat it as living
-    device: int | None
-    owner: object = None   # numpy: weakref to the array owning the buffer; bytes: the object
-    read_only_spans: list = field(default_factory=list)   # (offset, n) of read-only views
+class Entry(Block):
+    """A block the guard saw handed out or registered."""
 
-    @property
-    def end(self) -> int:
-        return self.ptr + self.size
-
-    @property
-    def python_owned(self) -> bool:
-        return ALLOCATORS[self.api].footprint is None
+    __slots__ = ()
 
     @property
     def footprint(self) -> int:
         """Bytes the documented rules say the allocator takes (a SoC may pad differently)."""
         return self.size if self.python_owned else ALLOCATORS[self.api].footprint(self.size)
-
-    def alive(self) -> bool:
-        """Is the numpy array still there? (A bytes object is held here, which keeps the
-        memory valid, until Registry.prune_bytes releases it.)"""
-        return not isinstance(self.owner, weakref.ref) or self.owner() is not None
-
-    def read_only(self, offset: int, n: int) -> bool:
-        if not self.python_owned:
-            return False
-        o = self.owner() if isinstance(self.owner, weakref.ref) else self.owner
-        return is_read_only(o, self.read_only_spans, offset, n)
-
-    @property
-    def where(self) -> str:
-        if self.python_owned:
-            return _("pageable host memory")
-        if self.location == "host":
-            return _("pinned host memory")
-        return _("device memory") if self.device is None else _(
-            "device {device} memory").format(device=self.device)
-
-    def describe(self) -> str:
-        return _("{ptr} ({size} B from {call}, {where})").format(
-            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=self.where)
 
 
 class Registry(AddressMap):
@@ -114,7 +76,7 @@ class Registry(AddressMap):
         """Release bytes objects the program dropped, beyond memory_rules' bound."""
         regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
         if len(regs) > 2 * KEEP_DROPPED:
-            for e in dropped_beyond_bound(regs, "owner"):
+            for e in dropped_beyond_bound(regs, "_owner"):
                 self.drop(e, _("the program dropped its bytes object (pyACL keeps no "
                                "reference to it)"))
 

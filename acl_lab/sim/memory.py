@@ -14,8 +14,9 @@ import numpy as np
 
 from .. import constants as C
 from ..i18n import _
-from ..address_map import AddressMap
-from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound, is_read_only,
+from ..address_map import AddressMap, Block
+from ..snapshot_schema import AllocationRow, PoolRow
+from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound,
                             note_registration, root_array)
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
@@ -57,44 +58,22 @@ class Pool:
             kind=f"{self.spec.kind}{' P2P' if self.spec.p2p else ''}", page=page, where=where)
 
 
-class Allocation:
+class Allocation(Block):
     """One live block: device / pinned host memory from a pool, or a registered Python
-    buffer (pageable host memory, ``pool`` None)."""
+    buffer (pageable host memory, ``pool`` None), with the bytes it holds."""
 
-    __slots__ = ("ptr", "size", "footprint", "api", "location", "device", "pool", "pinned",
-                 "policy", "_owner", "read_only_spans")
+    __slots__ = ("footprint", "pool", "pinned", "policy")
 
     def __init__(self, ptr: int, size: int, footprint: int, api: str, location: str,
                  device: int | None, pool: Pool | None = None, pinned: bool = False,
                  policy: int | None = None, _owner=None):
-        self.ptr = ptr
-        self.size = size                # bytes the caller asked for (the usable range)
+        Block.__init__(self, ptr, size, api, location, device, _owner)
         self.footprint = footprint      # bytes taken from the pool (ALIGN_UP + padding)
-        self.api = api                  # memory_rules.ALLOCATORS key: malloc, numpy, ...
-        self.location = location        # "device" or "host": where a copy treats it as living
-        self.device, self.pool, self.pinned, self.policy = device, pool, pinned, policy
-        self._owner = _owner            # pageable: (weak)ref to the array / bytes
-        self.read_only_spans: list = []  # (offset, n) of read-only views registered
-
-    def __repr__(self) -> str:
-        return f"Allocation({self.describe()})"
+        self.pool, self.pinned, self.policy = pool, pinned, policy
 
     @property
-    def end(self) -> int:
-        return self.ptr + self.size
-
-    def owner(self):
-        o = self._owner
-        return o() if isinstance(o, weakref.ref) else o
-
-    def alive(self) -> bool:
-        """Is the array this registration points into still there? (A bytes object is held
-        here until Memory._sweep releases it: memory_rules.dropped_beyond_bound.)"""
-        return not isinstance(self._owner, weakref.ref) or self._owner() is not None
-
-    def read_only(self, offset: int, n: int) -> bool:
-        """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
-        return self.pool is None and is_read_only(self.owner(), self.read_only_spans, offset, n)
+    def where(self) -> str:
+        return self.pool.words() if self.pool else _("pageable host memory")
 
     def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
         """Writable uint8 view of ``n`` bytes at ``offset`` into this allocation."""
@@ -128,11 +107,6 @@ class Allocation:
         if self.pool is None:
             return 0
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
-
-    def describe(self) -> str:
-        where = self.pool.words() if self.pool else _("pageable host memory")
-        return _("{ptr} ({size} B from {call}, {where})").format(
-            ptr=f"0x{self.ptr:x}", size=self.size, call=c_name(self.api), where=where)
 
 
 def _flat_bytes(obj) -> np.ndarray:
@@ -400,6 +374,22 @@ class Memory:
         return [p for p in pools
                 if (kind is None or p.spec.kind == kind) and p.spec.p2p == p2p
                 and (page is None and p.spec.page != "huge1g" or p.spec.page == page)]
+
+    def snapshot(self, open_devices) -> tuple[list[AllocationRow], list[PoolRow], int]:
+        """The memory part of the snapshot: live allocations by address, the pools of open
+        devices (and of the host, and any still holding memory), the bytes that hold data."""
+        allocations: list[AllocationRow] = [
+            {"ptr": a.ptr, "size": a.size, "footprint": a.footprint, "api": a.api,
+             "location": a.location, "device": a.device,
+             "pool": a.pool.label if a.pool else "pageable", "pinned": a.pinned}
+            for a in sorted(self.allocs.values(), key=lambda a: a.ptr)]
+        pools: list[PoolRow] = [
+            {"label": p.label, "device": p.device, "kind": p.spec.kind, "page": p.spec.page,
+             "p2p": p.spec.p2p, "base": p.base, "total": p.spec.size, "used": p.blocks.used,
+             "largest_free": p.blocks.largest_free}
+            for p in self.all_pools()
+            if p.device is None or p.device in open_devices or p.blocks.used]
+        return allocations, pools, self.touched_bytes()
 
     def live(self, device: int | None = None, apis=None) -> list[Allocation]:
         return [a for a in self.allocs.values()

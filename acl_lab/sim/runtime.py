@@ -13,7 +13,7 @@ from .. import constants as C, threads
 from .capture import CaptureManager
 from ..i18n import _
 from ..memory_rules import c_name
-from ..snapshot_schema import AllocationRow, PoolRow, Snapshot
+from ..snapshot_schema import Snapshot
 from .memory import Allocation, Memory
 from .model import Models
 from .callbacks import Callbacks
@@ -565,7 +565,7 @@ class Runtime:
 
     # ----- plain-data view -----------------------------------------------------------------
     def snapshot(self) -> Snapshot:
-        allocations, pools, touched = _memory_rows(self.memory, self.devices)
+        allocations, pools, touched = self.memory.snapshot(self.devices)
         return {
             "backend": "sim",
             "profile": self.profile.name,
@@ -588,22 +588,6 @@ class Runtime:
             "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
         }
-
-
-def _memory_rows(mem: Memory, devices) -> tuple[list[AllocationRow], list[PoolRow], int]:
-    """The memory part of the snapshot: live allocations by address, the pools of open
-    devices (and of the host, and any still holding memory), the bytes that hold data."""
-    allocations: list[AllocationRow] = [
-        {"ptr": a.ptr, "size": a.size, "footprint": a.footprint, "api": a.api,
-         "location": a.location, "device": a.device,
-         "pool": a.pool.label if a.pool else "pageable", "pinned": a.pinned}
-        for a in sorted(mem.allocs.values(), key=lambda a: a.ptr)]
-    pools: list[PoolRow] = [
-        {"label": p.label, "device": p.device, "kind": p.spec.kind, "page": p.spec.page,
-         "p2p": p.spec.p2p, "base": p.base, "total": p.spec.size, "used": p.blocks.used,
-         "largest_free": p.blocks.largest_free}
-        for p in mem.all_pools() if p.device is None or p.device in devices or p.blocks.used]
-    return allocations, pools, mem.touched_bytes()
 
 
 def _not_set(call: str, device: int) -> str:
