@@ -266,29 +266,22 @@ class Memory:
             raise
         return a
 
-    def _drop(self, a: Allocation, why) -> None:
-        self.map.drop(a, why)
-        if a.pool is not None:
-            try:
-                a.pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
-            except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
-                self.map.add(a)
-                raise
-
     # ----- release ---------------------------------------------------------------------
-    def check_free(self, ptr: int, api: str) -> Allocation:
-        """The allocation ``api`` (free / free_host / dvpp_free) may release at ``ptr``."""
-        return self.map.check_free(ptr, api)
-
     def free(self, a: Allocation, api: str) -> None:
-        """Release ``a`` for the free call ``api`` (it passed check_free)."""
+        """Release ``a`` for the free call ``api`` (it passed ``map.check_free``)."""
         self.release(a, _FREED_BY_CALL[api])
 
     def release(self, a: Allocation, why) -> None:
         """Release ``a``; ``why`` says so in messages about its pointer later."""
-        self._drop(a, why)
-        if a.pool is not None:     # its bytes give their host RAM back now
-            a.pool.storage.forget(a.ptr - a.pool.base, a.footprint)
+        self.map.drop(a, why)
+        pool = a.pool
+        if pool is not None:
+            try:
+                pool.blocks.give_back(a.ptr, a.footprint)   # undoes itself if interrupted
+            except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
+                self.map.add(a)
+                raise
+            pool.storage.forget(a.ptr - pool.base, a.footprint)   # its host RAM goes back now
 
     # ----- lookup ----------------------------------------------------------------------
     def find(self, addr: int) -> Allocation | None:
@@ -339,7 +332,7 @@ class Memory:
                 if id(a) in gone:
                     del self._pageable[key]
                     if self.allocs.get(a.ptr) is a:
-                        self._drop(a, _("the program dropped its bytes object (pyACL keeps "
+                        self.release(a, _("the program dropped its bytes object (pyACL keeps "
                                         "no reference to it)"))
             self._sweep_bytes_at = 2 * len(self._pageable) + 64
         while self._dead:
@@ -348,7 +341,7 @@ class Memory:
             if a is not None and a.owner() is None:
                 del self._pageable[key]
                 if self.allocs.get(a.ptr) is a:
-                    self._drop(a, _("its numpy array was garbage-collected"))
+                    self.release(a, _("its numpy array was garbage-collected"))
 
     # ----- accounting ------------------------------------------------------------------
     def pools_for_attr(self, device: int, attr: int) -> list[Pool]:

@@ -495,7 +495,7 @@ class Runtime:
         return self.memory.malloc_host(size).ptr
 
     def free(self, ptr: int, api: str) -> None:
-        a = self.memory.check_free(ptr, api)
+        a = self.memory.map.check_free(ptr, api)
         self._finish_work_on(a)
         self.memory.free(a, api)
 
