@@ -65,15 +65,6 @@ def _summary(value):
     return f"<{type(value).__name__}>"
 
 
-def _kept(values: tuple) -> tuple:
-    """``values`` as the trace keeps them: as they are when every one is a plain scalar (the
-    common case, checked without a call), else summarised."""
-    for v in values:
-        if v.__class__ not in _PLAIN:
-            return _summary(values)
-    return values
-
-
 def _fmt(value) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         return repr(value) if not isinstance(value, tuple) else ", ".join(_fmt(v) for v in value)
@@ -122,6 +113,7 @@ class Trace:
         append, clock, last_task = self._records.append, self._clock, self._last_task
         seq, thread_names, get_ident, faults = self._seq, self._threads, threads.get_ident, \
             self._faults
+        plain = _PLAIN
 
         def traced(*args, **kwargs):
             if kwargs or faults.armed:
@@ -129,16 +121,19 @@ class Trace:
             t0, before = clock(), last_task()
             result = fn(*args)
             task = last_task()
-            if result.__class__ is tuple:      # (value, ret): the usual result
+            for v in args:              # plain scalars are kept as they are (checked inline:
+                if v.__class__ not in plain:     # this runs on every call)
+                    args = _summary(args)
+                    break
+            if result.__class__ is tuple:       # (value, ret): the usual result
+                summary = result
                 for v in result:
-                    if v.__class__ not in _PLAIN:
+                    if v.__class__ not in plain:
                         summary = _summary(result)
                         break
-                else:
-                    summary = result
             else:
-                summary = result if result.__class__ in _PLAIN else _summary(result)
-            append((next(seq), name, _kept(args), summary,
+                summary = result if result.__class__ in plain else _summary(result)
+            append((next(seq), name, args, summary,
                     thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
                     None if task is before or task is None else _task_info(task), False))
             return result
@@ -147,7 +142,7 @@ class Trace:
             t0, before = clock(), last_task()
             result, injected = faults.call(name, fn, args, kwargs)
             task = last_task()
-            append((next(seq), name, _kept(args + tuple(kwargs.values())), _summary(result),
+            append((next(seq), name, _summary(args + tuple(kwargs.values())), _summary(result),
                     thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
                     None if task is before or task is None else _task_info(task), injected))
             return result
