@@ -215,6 +215,15 @@ def test_set_stream_failure_mode_takes_the_two_modes_and_the_default_stream(acl,
     assert acl.rt.set_stream_failure_mode(stream, 2) == C.ACL_ERROR_RT_PARAM_INVALID
 
 
+def test_set_stream_failure_mode_takes_a_uint64_mode_as_the_header_declares(acl, stream):
+    """A mode above 32 bits reaches the runtime's mode check; only one past 64 bits is a
+    parameter that does not fit (aclrtSetStreamFailureMode(aclrtStream, uint64_t mode))."""
+    assert acl.rt.set_stream_failure_mode(stream, 1 << 32 | 1) == C.ACL_ERROR_RT_PARAM_INVALID
+    assert "is not ACL_CONTINUE_ON_FAILURE" in acl.get_recent_err_msg()
+    assert acl.rt.set_stream_failure_mode(stream, -1) == C.ACL_ERROR_INVALID_PARAM
+    assert "uint64_t" in acl.get_recent_err_msg()
+
+
 def test_create_stream_with_config_makes_a_working_stream(acl):
     """aclrtCreateStreamWithConfig(priority, flag) -> (stream, ret), as pyACL binds it."""
     s, ret = acl.rt.create_stream_with_config(0, C.ACL_STREAM_FAST_LAUNCH)

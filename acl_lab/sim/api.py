@@ -68,6 +68,7 @@ def _bounded(low: int, high: int, ctype: str):
 
 _i32 = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
 _u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
+_u64 = _bounded(0, _U64, "uint64_t")
 
 
 def _out_of_memory(call: str) -> SimulatorLimit:
@@ -715,7 +716,7 @@ class Rt(_Namespace, _Callbacks):
     @_api()
     def set_stream_failure_mode(self, rt, stream, mode):
         c = "aclrtSetStreamFailureMode"
-        waits.set_failure_mode(rt, _ptr(c, "stream", stream), _u32(c, "mode", mode))
+        waits.set_failure_mode(rt, _ptr(c, "stream", stream), _u64(c, "mode", mode))
 
     @_api(0)
     def create_stream_with_config(self, rt, priority, flag):
