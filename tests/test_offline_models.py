@@ -234,6 +234,31 @@ def test_app_managed_model_memory_is_used_not_duplicated_and_stays_the_apps(acl,
     assert acl.rt.free(work) == 0 and acl.rt.free(weight) == 0
 
 
+def test_load_from_mem_with_mem_uses_the_apps_memory_for_a_model_in_memory(acl, models):
+    """aclmdlLoadFromMemWithMem: the om bytes at a pointer, work and weight memory the app
+    allocated (sizes from aclmdlQuerySizeFromMem)."""
+    data = models["convnet"].read_bytes()
+    ptr = acl.util.bytes_to_ptr(data)
+    work_size, weight_size, ret = acl.mdl.query_size_from_mem(ptr, len(data))
+    assert ret == 0
+    work, weight = device_buffer(acl, work_size), device_buffer(acl, weight_size)
+    before = _hbm_free(acl)
+    assert acl.mdl.load_from_mem_with_mem(0, len(data), work, work_size, weight,
+                                          weight_size) == (
+        0, C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID)
+    assert acl.mdl.load_from_mem_with_mem(ptr, len(data), work, work_size - 1, weight,
+                                          weight_size) == (0, C.ACL_ERROR_GE_PARAM_INVALID)
+    assert acl_lab.snapshot()["offline_models"] == []
+    model_id, ret = acl.mdl.load_from_mem_with_mem(ptr, len(data), work, work_size, weight,
+                                                   weight_size)
+    assert ret == 0 and model_id > 0
+    assert _hbm_free(acl) == before and _model_allocations() == []
+    [entry] = acl_lab.snapshot()["offline_models"]
+    assert (entry["memory"], entry["work_ptr"], entry["weight_ptr"]) == ("app", work, weight)
+    assert acl.mdl.unload(model_id) == 0
+    assert acl.rt.free(work) == 0 and acl.rt.free(weight) == 0
+
+
 def test_a_null_part_is_allocated_by_acl_and_freed_at_unload(acl, models):
     path = str(models["digits"])
     work_size, weight_size, _ = acl.mdl.query_size(path)
