@@ -1057,8 +1057,8 @@ class SimAcl(_Namespace, _DataBuffers):
     @_api()
     def init(self, rt, config_path=""):
         if config_path:
-            _read_config(config_path, "aclInit")
-        rt.init()
+            _check_path_type(config_path, "aclInit")
+        rt.init(lambda: _read_config(config_path, "aclInit") if config_path else {})
 
     @_api()
     def finalize(self, rt):
@@ -1075,9 +1075,15 @@ class SimAcl(_Namespace, _DataBuffers):
         return text
 
 
-def _read_config(path, call: str) -> None:
+def _check_path_type(path, call: str) -> None:
+    """pyACL parses a path argument as a str: anything else is a TypeError."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"{call}: the config path must be a str, not {type(path).__name__}")
+
+
+def _read_config(path, call: str):
+    """The JSON of a config file ({} for an empty one); the call's failure if it cannot."""
+    _check_path_type(path, call)
     if not os.path.isfile(path):
         raise SimError(C.ACL_ERROR_INVALID_FILE,
                        _("{call}: config file {path} does not exist. Pass an existing JSON "
@@ -1085,8 +1091,7 @@ def _read_config(path, call: str) -> None:
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        if text.strip():
-            json.loads(text)
+        return json.loads(text) if text.strip() else {}
     except (OSError, ValueError) as e:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
                        _("{call}: config file {path} is not valid JSON ({reason}).").format(

@@ -5,6 +5,8 @@ acl_lab.sim.api turns that into the ACL return code. Callers hold ``lock``.
 """
 from __future__ import annotations
 
+import json
+import re
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -52,6 +54,8 @@ class Runtime:
         self.sched = Scheduler()
         self.initialized = False
         self.finalized = False
+        self.default_device: int | None = None   # aclInit's defaultDevice: threads without a
+        #                                          context set it implicitly
         self.dump_state = "off"               # aclmdlInitDump / SetDump / FinalizeDump
         self.devices: dict[int, Device] = {}
         self.contexts: dict[int, Context] = {}
@@ -105,12 +109,18 @@ class Runtime:
     # ----- process -----------------------------------------------------------------------
     # aclrt* calls do not check aclInit (hicann/runtime: only dump/profiling APIs return
     # ACL_ERROR_UNINITIALIZE), so neither does the simulator.
-    def init(self) -> None:
+    def init(self, read_config=dict) -> None:
+        """aclInit (aclInitImpl): a repeated call is refused before the config is read; the
+        config's defaultDevice, if any, is taken only once every check passed."""
         if self.initialized:
             raise SimError(C.ACL_ERROR_REPEAT_INITIALIZE,
                            _("{call}: AscendCL is already initialized in this process. Call it "
                              "once; the return value ACL_ERROR_REPEAT_INITIALIZE is "
                              "harmless.").format(call="aclInit"))
+        device = _default_device(read_config())
+        if device is not None:
+            self.check_device_id(device, "aclInit")
+        self.default_device = device
         self.initialized, self.finalized = True, False
 
     def finalize(self) -> None:
@@ -134,6 +144,7 @@ class Runtime:
             for a in leaked:
                 self.memory.release(a, _("released by {call}").format(call="aclFinalize"))
         self.initialized, self.finalized = False, True
+        self.default_device = None      # aclFinalize turns the default device off
 
     # ----- configuration (dump) ---------------------------------------------------------
     def configure(self, call: str, validate=lambda: None) -> None:
@@ -250,6 +261,9 @@ class Runtime:
         """This thread's current context; ``call`` (a C name, or an allocator's
         memory_rules key) names the caller if there is none."""
         ctx = self.current_ctx
+        if ctx is None and self.default_device is not None:
+            self.set_device(self.default_device)    # implicit aclrtSetDevice (CurrentContext)
+            return self.current_ctx
         if ctx is None:
             raise SimError(C.ACL_ERROR_RT_CONTEXT_NULL,
                            _("{call}: this thread has no current context. Call "
@@ -588,6 +602,23 @@ class Runtime:
             "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
         }
+
+
+def _default_device(config) -> int | None:
+    """The device aclInit's config names as default, {"defaultDevice": {"default_device":
+    "0"}}, or None (JsonParser::GetDefaultDeviceIdFromFile: a missing key is no default; a
+    value that is not a string of 0 or a positive integer fails aclInit with
+    ACL_ERROR_FAILURE, as HandleDefaultDeviceAndStackSize turns every parse failure)."""
+    section = config.get("defaultDevice") if isinstance(config, dict) else None
+    if not isinstance(section, dict) or "default_device" not in section:
+        return None
+    value = section["default_device"]
+    if not isinstance(value, str) or not re.fullmatch(r"0|[1-9]\d*", value):
+        raise SimError(C.ACL_ERROR_FAILURE,
+                       _("{call}: defaultDevice.default_device is {value}; write the device "
+                         "number as a string of 0 or a positive integer, such as \"0\".").format(
+                           call="aclInit", value=json.dumps(value)))
+    return int(value)
 
 
 def _not_set(call: str, device: int) -> str:
