@@ -6,7 +6,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# install stamps: the kit and JupyterLab (what a learner needs); those and the test tools
+LAB    := $(VENV)/.lab-installed
+TESTS  := $(VENV)/.test-installed
 
 .PHONY: lab lab-zh test bench lite clean
 
@@ -14,20 +16,25 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[lab,test]'
-	touch $(STAMP)
+# a learner's lab has no test tools in it (nbgrader would add its menus to JupyterLab)
+$(LAB): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[lab]'
+	touch $@
 
-lab: $(STAMP)
+$(TESTS): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[lab,test]'
+	touch $@ $(LAB)
+
+lab: $(LAB)
 	$(VENV)/bin/acl-lab lab
 
-lab-zh: $(STAMP)
+lab-zh: $(LAB)
 	$(VENV)/bin/acl-lab lab --lang zh_CN
 
-test: $(STAMP)
+test: $(TESTS)
 	$(PY) -m pytest
 
-bench: $(STAMP)
+bench: $(LAB)
 	$(PY) -m benchmarks
 
 # the site needs only the kit, JupyterLab's line and jupyterlite (not the test tools)

@@ -2,6 +2,7 @@
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import types
@@ -91,9 +92,26 @@ def test_lab_prints_the_url_of_chapter_00_not_the_launcher(monkeypatch):
         LabApp.clear_instance()
 
 
-def test_make_lab_goes_through_acl_lab_lab():
-    makefile = (cli.CHECKOUT / "Makefile").read_text()
-    assert "lab: $(STAMP)\n\t$(VENV)/bin/acl-lab lab\n" in makefile
+def make_dry_run(target: str, tmp_path: Path) -> list[str]:
+    """The commands ``make TARGET`` would run on a fresh checkout (no .venv yet)."""
+    shutil.copy(cli.CHECKOUT / "Makefile", tmp_path)
+    (tmp_path / "pyproject.toml").touch()
+    out = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True, text=True,
+                         check=True).stdout
+    return out.splitlines()
+
+
+def test_make_lab_installs_the_lab_without_the_test_tools_and_opens_chapter_00(tmp_path):
+    commands = make_dry_run("lab", tmp_path)
+    installs = [c for c in commands if "pip install" in c and "-e" in c]
+    assert installs == [".venv/bin/python -m pip install --quiet -e '.[lab]'"]
+    assert commands[-1] == ".venv/bin/acl-lab lab"
+
+
+def test_make_test_installs_the_test_tools_and_runs_pytest(tmp_path):
+    commands = make_dry_run("test", tmp_path)
+    assert ".venv/bin/python -m pip install --quiet -e '.[lab,test]'" in commands
+    assert commands[-1] == ".venv/bin/python -m pytest"
 
 
 @pytest.mark.parametrize("remote", ["https://github.com/someone/acl_lab.git",
@@ -173,9 +191,8 @@ def test_lab_in_chinese_opens_the_chinese_chapter_00_with_chinese_menus(monkeypa
         "@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}}
 
 
-def test_make_lab_zh_and_the_chinese_binder_link():
-    makefile = (cli.CHECKOUT / "Makefile").read_text()
-    assert "lab-zh: $(STAMP)\n\t$(VENV)/bin/acl-lab lab --lang zh_CN\n" in makefile
+def test_make_lab_zh_and_the_chinese_binder_link(tmp_path):
+    assert make_dry_run("lab-zh", tmp_path)[-1] == ".venv/bin/acl-lab lab --lang zh_CN"
     assert cli.binder_url("https://github.com/o/acl_lab.git", "zh_CN").endswith(
         "?urlpath=lab/tree/notebooks/zh_CN/00_start_here.ipynb")
     assert (cli.CHECKOUT / cli.START_NOTEBOOKS["zh_CN"]).exists()
