@@ -15,6 +15,7 @@ from html import escape
 from typing import Callable, NamedTuple
 
 from . import threads
+from .i18n import N_, _, columns
 from .faults import Faults
 
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
@@ -177,37 +178,53 @@ class Trace:
 
 
 class TraceTable:
-    """A readable table of calls for notebooks (text and HTML)."""
+    """A readable table of calls for notebooks (text and HTML), in the learner's language."""
 
-    HEADER = ("#", "call", "args", "ret", "thread", "t_us", "task")
+    HEADER = ("#", N_("call"), N_("args"), N_("ret"), N_("thread"), "t_us", N_("task"))
 
     def __init__(self, calls: list[Call], names: dict[int, str] | None = None):
         self.calls, self.names = calls, names or {}
 
+    def header(self) -> tuple[str, ...]:
+        return tuple(_(h) if h not in ("#", "t_us") else h for h in self.HEADER)
+
     def rows(self) -> list[tuple[str, ...]]:
-        out = []
+        out, injected = [], " " + _("injected")
         for c in self.calls:
             stream = c.task and c.task["stream"]
-            task = "" if c.task is None else (
-                f"{c.task['kind']} on {self.names.get(stream) or _fmt(stream)} "
-                f"[{c.task['start_us']:.1f}-{c.task['end_us']:.1f}]")
+            task = "" if c.task is None else _("{kind} on {stream}").format(
+                kind=c.task["kind"], stream=self.names.get(stream) or _fmt(stream)) + (
+                f" [{c.task['start_us']:.1f}-{c.task['end_us']:.1f}]")
             ret = c.ret
             out.append((str(c.seq), c.name, _fmt(c.args),
-                        "" if ret is None else str(ret) + (" injected" if c.injected else ""),
+                        "" if ret is None else str(ret) + (injected if c.injected else ""),
                         c.thread, f"{c.start_us:.1f}", task))
         return out
 
     def __repr__(self) -> str:
-        rows = [self.HEADER] + self.rows()
-        widths = [min(max(len(r[i]) for r in rows), 48) for i in range(len(self.HEADER))]
-        return "\n".join("  ".join(cell[:w].ljust(w) for cell, w in zip(r, widths)).rstrip()
+        rows = [self.header()] + self.rows()
+        widths = [min(max(columns(r[i]) for r in rows), 48) for i in range(len(self.HEADER))]
+        return "\n".join("  ".join(_fit(cell, w) for cell, w in zip(r, widths)).rstrip()
                          for r in rows)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{h}</th>" for h in self.HEADER)
+        head = "".join(f"<th>{escape(h)}</th>" for h in self.header())
         body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>"
                        for r in self.rows())
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _fit(cell: str, width: int) -> str:
+    """``cell`` cut to ``width`` terminal columns and padded to them (CJK takes two)."""
+    if cell.isascii():
+        return cell[:width].ljust(width)
+    out, used = [], 0
+    for ch in cell:
+        if used + columns(ch) > width:
+            break
+        out.append(ch)
+        used += columns(ch)
+    return "".join(out) + " " * (width - used)
 
 
 def untraced(fn: Callable) -> Callable:

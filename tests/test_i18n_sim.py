@@ -183,3 +183,28 @@ def test_english_fragments_are_not_left_in_a_chinese_model_message(speak):
     text = acl.get_recent_err_msg()
     assert "不是离线模型" in text and "魔数" in text
     assert not english_words(text), (english_words(text), text)
+
+
+def test_the_trace_table_reads_in_chinese_and_stays_aligned(acl, speak):
+    """Column headers, the task cell and the injected mark follow the language; each column
+    still starts at the same terminal column in every row (a Chinese character takes two)."""
+    from acl_lab.i18n import columns
+    s, _ = acl.rt.create_stream()
+    ptr, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memset_async(ptr, 64, 0, 64, s) == 0
+    acl_lab.inject("rt.malloc", code=C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+    acl.rt.malloc(8, 0)
+    english = repr(acl_lab.tracer().table(3))
+    assert english.splitlines()[0].split() == ["#", "call", "args", "ret", "thread", "t_us",
+                                               "task"]
+    assert "memset on 0x" in english and "207001 injected" in english
+    speak("zh_CN")
+    table = acl_lab.tracer().table(3)
+    text = repr(table)
+    head, *rows = text.splitlines()
+    assert head.split() == ["#", "调用", "参数", "返回值", "线程", "t_us", "任务"]
+    assert "上的 memset" in text and "207001 已注入" in text
+    assert not english_words(text.replace("rt.", "").replace("main", ""))
+    start = columns(head[:head.index("线程")])          # the thread column starts here...
+    assert all(columns(r[:r.index("main")]) == start for r in rows)   # ...in every row
+    assert "<th>调用</th>" in table._repr_html_()
