@@ -7,7 +7,7 @@ hicann/runtime's rt_error_codes.h.
 
 import operator
 
-from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ERROR_NAMES
+from acl_lab.constants import ACL_ERROR_BAD_ALLOC, ACL_ERROR_INVALID_PARAM, ERROR_NAMES
 from acl_lab.i18n import _, join_sentences
 
 _SUPPORT = "Application code cannot fix this: collect the logs and contact Huawei support."
@@ -714,6 +714,16 @@ def as_int(call: str, name: str, value) -> int:
     except TypeError:
         raise TypeError(_("{call}: {name} must be an int, not {type}").format(
             call=call, name=name, type=type(value).__name__)) from None
+
+
+def check_unsigned(call: str, **values: int) -> None:
+    """Sizes are size_t in C: a negative one is refused (ACL_ERROR_INVALID_PARAM) before it
+    could wrap around to a huge size."""
+    for name, value in values.items():
+        if value < 0:
+            raise Refusal(ACL_ERROR_INVALID_PARAM,
+                          _("{call}: {name}={value} is negative; sizes are unsigned "
+                            "(size_t).").format(call=call, name=name, value=value))
 
 
 class AclLabError(Exception):

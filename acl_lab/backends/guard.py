@@ -26,20 +26,21 @@ import weakref
 import numpy as np
 
 from .. import constants as C, threads
-from ..align import RUNTIME_ALIGN
-from ..errors import AclLabError, Refusal
+from ..errors import AclLabError, Refusal, check_unsigned
 from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
                             NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound,
-                            kind_refusal, note_registration, read_only_refusal, root_array)
+                            kind_refusal, note_registration, root_array)
 from ..address_map import AddressMap, Block
-from ..i18n import _
+from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
+                              check_stream_can_write, check_writable)
+from ..i18n import N_, _, join_list, join_sentences
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
                                              "malloc_host"))
-_STOPPED = " (acl_lab's guard stopped this call before it reached the device.)"
+_STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
 
 
 class GuardedAcl(types.SimpleNamespace):
@@ -150,7 +151,7 @@ class Guard:
                 except TypeError:
                     pass        # wrong arguments: pyACL raises its own TypeError below
                 except Refusal as r:
-                    self._local.refusal = r.message + _STOPPED
+                    self._local.refusal = join_sentences([r.message, _(_STOPPED)])
                     if raises:
                         raise AclLabError(r.code, self._local.refusal) from None
                     return (*fail, r.code) if fail else r.code
@@ -231,7 +232,7 @@ class Guard:
 
     # ----- bookkeeping after a real call -------------------------------------------------
     def _note_malloc(self, api: str):
-        def after(result, size, *_):
+        def after(result, size, *_rest):
             ptr, ret = result
             if ret != 0 or not ptr:
                 return
@@ -247,11 +248,12 @@ class Guard:
             if ret == 0 and e is not None:
                 views = self._live_views(e)
                 if views:
-                    self.report(f"{c_name(api)}: 0x{ptr:x} was freed while arrays from "
-                                f"acl.util.ptr_to_numpy still point into it ({', '.join(views)})."
-                                f" Reading or writing them now is a use-after-free: on the "
-                                f"device it crashes or corrupts. Copy what you need "
-                                f"(array.copy()) before freeing, and drop the arrays.")
+                    self.report(_("{call}: {ptr} was freed while arrays from "
+                                  "acl.util.ptr_to_numpy still point into it ({views}). Reading "
+                                  "or writing them now is a use-after-free: on the device it "
+                                  "crashes or corrupts. Copy what you need (array.copy()) before "
+                                  "freeing, and drop the arrays.").format(
+                                    call=c_name(api), ptr=f"0x{ptr:x}", views=join_list(views)))
                 self.registry.drop(e, (c_name(api),))   # worded when asked (released_why)
         return after
 
@@ -292,7 +294,7 @@ class Guard:
             self.device_refs[device] = 1
             self._note_reset_device(ret, device)
 
-    def _note_init(self, ret, *_):
+    def _note_init(self, ret, *_rest):
         if ret in (C.ACL_SUCCESS, C.ACL_ERROR_REPEAT_INITIALIZE):
             self.initialized = True
 
@@ -338,7 +340,7 @@ class Guard:
             else:
                 self.queued.pop(stream, None)
 
-    def _note_capture_begin(self, ret, stream, *_):
+    def _note_capture_begin(self, ret, stream, *_rest):
         if ret == 0:
             self.capturing[stream] = set()
 
@@ -348,7 +350,7 @@ class Guard:
         if ret == 0:
             self.captured[model] = uses
 
-    def _note_view(self, array, ptr, *_):
+    def _note_view(self, array, ptr, *_rest):
         """ptr_to_numpy handed out an array over ``ptr``: freeing under it is a use-after-free."""
         if isinstance(array, np.ndarray):
             self.views = [v for v in self.views if v[0]() is not None]
@@ -370,10 +372,11 @@ class Guard:
             for h in [h for h, d in table.items() if mine(d)]:
                 del table[h]
         if leaked:
-            self.report(f"{by}: {len(leaked)} allocation(s) never freed: "
-                        + ", ".join(e.describe() for e in leaked[:5])
-                        + f"{' ...' if len(leaked) > 5 else ''}; the runtime released them. "
-                          f"Free memory before resetting the device.")
+            blocks = join_list(e.describe() for e in leaked[:5]) + (
+                " ..." if len(leaked) > 5 else "")
+            self.report(_("{call}: {count} allocation(s) never freed: {blocks}; the runtime "
+                          "released them. Free memory before resetting the device.").format(
+                              call=by, count=len(leaked), blocks=blocks))
         for e in leaked:
             self.registry.drop(e, _("released by {call}").format(call=by))
 
@@ -398,86 +401,51 @@ class Guard:
                 self.queued.pop(stream, None)
 
     def _check_size(self, api: str):
-        def check(size, *_):
-            if _ints(size) is not None and size < 0:
-                raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                              f"{c_name(api)}: size {size} is negative; sizes are unsigned "
-                              f"(size_t). Ask for at least 1 byte.")
+        def check(size, *_rest):
+            if _ints(size) is not None:
+                check_unsigned(c_name(api), size=size)
         return check
-
-    @staticmethod
-    def _not_negative(call: str, **sizes) -> None:
-        for name, v in sizes.items():
-            if v < 0:
-                raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                              f"{call}: {name}={v} is negative; sizes are unsigned (size_t).")
-
-    @staticmethod
-    def _writable(call: str, e: Entry, what: str, addr: int, count: int) -> None:
-        if e.read_only(addr - e.ptr, count):
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, read_only_refusal(call, what, addr, e))
 
     def _check_memset(self, ptr, max_count, value, count, stream=None):
         call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
         if _ints(ptr, max_count, count) is None:
             return
-        self._not_negative(call, maxCount=max_count, count=count)
+        check_unsigned(call, maxCount=max_count, count=count)
         if count == 0 or ptr == 0:
             return
-        if count > max_count:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: count {count} is larger than maxCount {max_count}. The "
-                          f"maximum is how many bytes the destination can hold: set at most "
-                          f"that many.")
+        check_count(call, count, max_count, "maxCount")
         e = self.registry.resolve(ptr, count, "devPtr", call)
-        self._writable(call, e, "devPtr", ptr, count)
-        if stream is not None and e.python_owned:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: 0x{ptr:x} is pageable host memory ({e.describe()}); a "
-                          f"stream cannot write it. Use aclrtMallocHost memory or the "
-                          f"synchronous aclrtMemset.")
+        check_writable(call, e, "devPtr", ptr, count)
+        if stream is not None:
+            check_stream_can_write(call, ptr, e)
 
     def _check_memcpy(self, dst, dest_max, src, count, kind, stream=None):
         call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
         if _ints(dst, dest_max, src, count, kind) is None:
             return                  # pyACL raises its own TypeError
-        self._not_negative(call, destMax=dest_max, count=count)
+        check_unsigned(call, destMax=dest_max, count=count)
         if count == 0 or 0 in (dst, src) or kind not in ACCEPTED_KINDS:
             return                  # the runtime answers these itself, safely
-        if count > dest_max:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: count {count} is larger than destMax {dest_max}. The "
-                          f"maximum is how many bytes the destination can hold: copy at most "
-                          f"that many.")
+        check_count(call, count, dest_max, "destMax")
         if dst == src:
             return
         d = self.registry.resolve(dst, count, "dst", call)
         s = self.registry.resolve(src, count, "src", call)
-        self._writable(call, d, "dst", dst, count)
-        if dst < src + count and src < dst + count:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                          f"{call}: source 0x{src:x} and destination 0x{dst:x} overlap by "
-                          f"{min(src, dst) + count - max(src, dst)} B. Copy through a "
-                          f"separate buffer.")
+        check_writable(call, d, "dst", dst, count)
+        check_no_overlap(call, dst, src, count)
         if stream is not None and not (d.python_owned or s.python_owned):
-            for name, p in (("dst", dst), ("src", src)):
-                if p % RUNTIME_ALIGN:
-                    raise Refusal(C.ACL_ERROR_RT_ADDR_UNALIGNED,
-                                  f"{call}: {name} 0x{p:x} is not 64-byte aligned (0x{p:x} % "
-                                  f"64 = {p % RUNTIME_ALIGN}). Asynchronous copies need "
-                                  f"source and destination 64-byte aligned (the copy engine "
-                                  f"needs it). Offset your pointers by multiples of 64.")
+            check_aligned64(call, dst=dst, src=src)
 
     def _check_memcpy2d(self, dst, dpitch, src, spitch, width, height, kind, stream=None):
         call = "aclrtMemcpy2d" if stream is None else "aclrtMemcpy2dAsync"
         if _ints(dst, dpitch, src, spitch, width, height, kind) is None:
             return
-        self._not_negative(call, dpitch=dpitch, spitch=spitch, width=width, height=height)
+        check_unsigned(call, dpitch=dpitch, spitch=spitch, width=width, height=height)
         if 0 in (width, height, dst, src) or width > min(spitch, dpitch) \
                 or kind not in _COPY2D_KINDS:
             return
         d = self.registry.resolve(dst, (height - 1) * dpitch + width, "dst", call)
-        self._writable(call, d, "dst", dst, (height - 1) * dpitch + width)
+        check_writable(call, d, "dst", dst, (height - 1) * dpitch + width)
         s = self.registry.resolve(src, (height - 1) * spitch + width, "src", call)
         if stream is None:
             self._check_direction(call, kind, d, s)
@@ -494,27 +462,29 @@ class Guard:
         if dtype is None or dims is None:
             return
         if min(dims, default=0) < 0 or max(dims, default=0) >= 1 << 63:
-            raise ValueError(f"ptr_to_numpy: dimensions must be between 0 and 2**63-1 (shape "
-                             f"{dims}); a negative one would make a view of the whole "
-                             f"address space.")
+            raise ValueError(_("{call}: dimensions must be between 0 and 2**63-1 (shape "
+                               "{shape}); a negative one would make a view of the whole "
+                               "address space.").format(call="ptr_to_numpy", shape=dims))
         self._check_host_readable(ptr, math.prod(dims) * dtype.itemsize, "ptr_to_numpy")
 
     def _check_ptr_to_bytes(self, ptr, size):
         if _ints(size) is not None:
             if size < 0:
-                raise ValueError(f"ptr_to_bytes: size {size} is negative.")
+                raise ValueError(_("{call}: size {size} is negative.").format(
+                    call="ptr_to_bytes", size=size))
             self._check_host_readable(ptr, size, "ptr_to_bytes")
 
-    def _check_model(self, model, *_):
+    def _check_model(self, model, *_rest):
         """A captured model whose buffers were freed would make the device write freed
         memory (docs/rules.md#rule-23: resources must outlive the model). Refused, as the
         simulator does at execution."""
         gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
             raise Refusal(C.ACL_ERROR_RT_MODEL_EXECUTE,
-                          f"aclmdlRIExecute: model 0x{model:x} uses {', '.join(gone)}, freed "
-                          f"after capture. Resources of captured tasks must stay valid until "
-                          f"aclmdlRIDestroy; nothing ran.")
+                          _("{call}: model {model} uses {blocks}, freed after capture. "
+                            "Resources of captured tasks must stay valid until aclmdlRIDestroy; "
+                            "nothing ran.").format(call="aclmdlRIExecute", model=f"0x{model:x}",
+                                                   blocks=join_list(gone)))
 
     def _check_host_readable(self, ptr, nbytes: int, call: str) -> None:
         """The host CPU is about to dereference ``ptr``: only memory it can read, in bounds."""
@@ -523,14 +493,16 @@ class Guard:
         try:
             e = self.registry.resolve(ptr, nbytes, "ptr", call)
         except Refusal as r:
-            raise Refusal(r.code, r.message + " On real hardware this call would read "
-                          "invalid memory and crash the Python process.") from None
+            raise Refusal(r.code, join_sentences([r.message, _(
+                "On real hardware this call would read invalid memory and crash the Python "
+                "process.")])) from None
         if e.location == "device" and self.run_mode() == C.ACL_HOST:
             raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                          f"{call}: 0x{ptr:x} is device memory ({e.describe()}). The host CPU "
-                          f"cannot read it: real pyACL would crash the process (segmentation "
-                          f"fault). Copy it to host memory first with acl.rt.memcpy(..., "
-                          f"ACL_MEMCPY_DEVICE_TO_HOST).")
+                          _("{call}: {ptr} is device memory ({block}). The host CPU cannot "
+                            "read it: real pyACL would crash the process (segmentation fault). "
+                            "Copy it to host memory first with acl.rt.memcpy(..., "
+                            "ACL_MEMCPY_DEVICE_TO_HOST).").format(
+                              call=call, ptr=f"0x{ptr:x}", block=e.describe()))
 
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
@@ -540,9 +512,10 @@ class Guard:
         rt, media = self.real.rt, getattr(self.real, "media", None)
         views = self._live_views()
         if views:
-            self.report(f"acl_lab.reset(): arrays from acl.util.ptr_to_numpy still point into "
-                        f"memory released now ({', '.join(views[:5])}). Using them after the "
-                        f"reset is a use-after-free on the device: drop or copy them first.")
+            self.report(_("{call}: arrays from acl.util.ptr_to_numpy still point into memory "
+                          "released now ({views}). Using them after the reset is a "
+                          "use-after-free on the device: drop or copy them first.").format(
+                              call="acl_lab.reset()", views=join_list(views[:5])))
         for h in list(self.streams):
             rt.synchronize_stream(h)
             rt.destroy_stream(h)
@@ -554,7 +527,7 @@ class Guard:
             if not e.python_owned and freers[FREED_BY[e.api]] is not None:
                 freers[FREED_BY[e.api]](e.ptr)
         for device, refs in self.device_refs.items():
-            for _ in range(refs):
+            for _step in range(refs):
                 rt.reset_device(device)
         self.registry = Registry()
         self.models.forget(None)

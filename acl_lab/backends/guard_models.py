@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import constants as C
 from ..errors import Refusal
+from ..i18n import N_, _
 from ..snapshot_schema import OfflineModelRow
 
 #: pyACL load call -> positions of (work_ptr, work_size, weight_ptr, weight_size) in its args
@@ -64,7 +65,7 @@ class ModelWatch:
             self.loaded[result[0]] = LoadedModel(result[0], device, *parts)
         return after
 
-    def _note_unload(self, ret, model_id, *_):
+    def _note_unload(self, ret, model_id, *_rest):
         if ret == C.ACL_SUCCESS:
             self.loaded.pop(model_id, None)
 
@@ -72,13 +73,15 @@ class ModelWatch:
         """Wrap the guard's aclrtFree check: memory a loaded model runs on stays."""
         def guarded(ptr):
             for m in self.loaded.values():
-                for what, part in (("work", m.work), ("weight", m.weight)):
+                for what, part in ((N_("work memory"), m.work), (N_("weight memory"), m.weight)):
                     if part and part[0] <= ptr < part[0] + max(part[1], 1):
                         raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID,
-                                      f"aclrtFree: 0x{ptr:x} is the {what} memory of model "
-                                      f"{m.model_id}, which is still loaded. Unload it first "
-                                      f"(acl.mdl.unload({m.model_id})): the model would keep "
-                                      f"writing into freed memory.")
+                                      _("{call}: {ptr} is the {what} of model {model}, which is "
+                                        "still loaded. Unload it first "
+                                        "(acl.mdl.unload({model})): the model would keep writing "
+                                        "into freed memory.").format(
+                                          call="aclrtFree", ptr=f"0x{ptr:x}", what=_(what),
+                                          model=m.model_id))
             check(ptr)
         return guarded
 

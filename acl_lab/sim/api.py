@@ -16,7 +16,7 @@ import threading
 import numpy as np
 
 from .. import constants as C, wasm
-from ..errors import AclLabError, SimulatorLimit, as_int
+from ..errors import AclLabError, SimulatorLimit, as_int, check_unsigned
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
 from . import prototypes, transfer, waits
@@ -45,10 +45,7 @@ def _size(call: str, name: str, value) -> int:
     if value.__class__ is int and 0 <= value < _U64:   # nearly every call
         return value
     v = _int(call, name, value)
-    if v < 0:
-        raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       _("{call}: {name}={value} is negative; sizes are unsigned (size_t).").format(
-                           call=call, name=name, value=v))
+    check_unsigned(call, **{name: v})
     return v
 
 

@@ -12,21 +12,14 @@ from numpy.lib.stride_tricks import as_strided
 
 from .. import constants as C
 from ..i18n import _
-from ..align import RUNTIME_ALIGN
 from .memory import Allocation
 from .simerror import SimError
 from .streams import Task
 
 from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
-                            kind_name, kind_refusal, read_only_refusal)
-
-
-def _count_within(call: str, count: int, maximum: int, what: str) -> None:
-    if count > maximum:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       _("{call}: count {count} is larger than {what} {maximum}. The maximum "
-                         "is how many bytes the destination can hold: copy at most that "
-                         "many.").format(call=call, count=count, what=what, maximum=maximum))
+                            kind_name, kind_refusal)
+from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
+                              check_stream_can_write, check_writable)
 
 
 def _not_null(call: str, **pointers: int) -> None:
@@ -55,31 +48,6 @@ def _direction(rt, call: str, kind: int, dst: Allocation, src: Allocation, stric
     return DIRECTION[(src.location, dst.location)]
 
 
-def _no_overlap(call: str, dst: int, src: int, count: int) -> None:
-    if dst != src and dst < src + count and src < dst + count:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       _("{call}: source {src} and destination {dst} overlap by {overlap} B. "
-                         "Copy through a separate buffer.").format(
-                           call=call, src=f"0x{src:x}", dst=f"0x{dst:x}",
-                           overlap=min(src, dst) + count - max(src, dst)))
-
-
-def _writable(call: str, a: Allocation, what: str, addr: int, count: int) -> None:
-    if a.read_only(addr - a.ptr, count):
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, read_only_refusal(call, what, addr, a))
-
-
-def _aligned64(call: str, **pointers: int) -> None:
-    for name, p in pointers.items():
-        if p % RUNTIME_ALIGN:
-            raise SimError(C.ACL_ERROR_RT_ADDR_UNALIGNED,
-                           _("{call}: {what} {addr} is not 64-byte aligned ({addr} % 64 = "
-                             "{rest}). Asynchronous copies need source and destination 64-byte "
-                             "aligned (the runtime does not check this; the copy engine needs "
-                             "it). Offset your pointers by multiples of 64.").format(
-                               call=call, what=name, addr=f"0x{p:x}", rest=p % RUNTIME_ALIGN))
-
-
 def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count: int,
             call: str):
     def run() -> None:
@@ -94,14 +62,11 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
         return
     s = rt.stream(stream, call) if stream is not None else None
     _not_null(call, devPtr=ptr)
-    _count_within(call, count, maximum, "maxCount")
+    check_count(call, count, maximum, "maxCount")
     a = rt.memory.resolve(ptr, count, "devPtr", call)
-    _writable(call, a, "devPtr", ptr, count)
-    if s is not None and a.pool is None:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                       _("{call}: {ptr} is pageable host memory ({block}); a stream cannot "
-                         "write it. Use aclrtMallocHost memory or the synchronous "
-                         "aclrtMemset.").format(call=call, ptr=f"0x{ptr:x}", block=a.describe()))
+    check_writable(call, a, "devPtr", ptr, count)
+    if s is not None:
+        check_stream_can_write(call, ptr, a)
     byte, off = value & 0xFF, ptr - a.ptr
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
@@ -118,13 +83,13 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     s = rt.stream(stream, call) if stream is not None else None
     _not_null(call, dst=dst, src=src)
     _check_kind(call, kind)
-    _count_within(call, count, dst_max, "destMax")
+    check_count(call, count, dst_max, "destMax")
     if dst == src:
         return
     d = rt.memory.resolve(dst, count, "dst", call)
     sa = rt.memory.resolve(src, count, "src", call)
-    _writable(call, d, "dst", dst, count)
-    _no_overlap(call, dst, src, count)
+    check_writable(call, d, "dst", dst, count)
+    check_no_overlap(call, dst, src, count)
     direction = _direction(rt, call, kind, d, sa, strict=False)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -142,7 +107,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         rt.stream_sync_for_pageable(s, call)   # ACL turns it into sync stream + sync copy
         s = None
     elif s is not None:
-        _aligned64(call, dst=dst, src=src)
+        check_aligned64(call, dst=dst, src=src)
     task = Task("memcpy", rt.profile.rates.copy_us(direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
@@ -171,7 +136,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                            allowed=", ".join(kind_name(k) for k in allowed)))
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
     d = rt.memory.resolve(dst, dspan, "dst", call)
-    _writable(call, d, "dst", dst, dspan)
+    check_writable(call, d, "dst", dst, dspan)
     sa = rt.memory.resolve(src, sspan, "src", call)
     direction = _direction(rt, call, kind, d, sa, strict=True)
     if direction not in allowed:
