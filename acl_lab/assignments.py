@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .i18n import _, join_list
+
 SOLUTION_HEADER = "# Solution to exercise "
 CHECK = re.compile(r'^exercises\.check\("(?P<id>\d\d\.\d+)"(?P<args>.*)\)\s*$')
 NBGRADER_SCHEMA = 3
@@ -57,11 +59,13 @@ def exercises_of(nb: dict) -> list[Exercise]:
         last = _source(cell).rstrip().splitlines()[-1]
         match = CHECK.match(last)
         if match is None:
-            raise ValueError(f"exercise cell does not end with its check: {last!r}")
+            raise ValueError(_("exercise cell does not end with its check: {line}").format(
+                line=repr(last)))
         solution = next((c for c in cells[i + 1:] if {"solution", "exercise"} & set(_tags(c))),
                         None)
         if solution is None or "solution" not in _tags(solution):
-            raise ValueError(f"exercise {match['id']} has no solution cell after it")
+            raise ValueError(_("exercise {id} has no solution cell after it").format(
+                id=match["id"]))
         found.append(Exercise(match["id"], cell, solution, last))
     return found
 
@@ -167,8 +171,10 @@ def _chapters(notebooks: Path, only: list[str] | None) -> list[Path]:
     if only:
         paths = [p for p in paths if p.name[:2] in only]
     if not paths:
-        raise FileNotFoundError(f"no chapter notebooks (NN_*.ipynb) in {notebooks}"
-                                + (f" for chapters {', '.join(only)}" if only else ""))
+        raise FileNotFoundError(
+            _("no chapter notebooks (NN_*.ipynb) for chapters {chapters} in {folder}").format(
+                chapters=join_list(only), folder=notebooks) if only else
+            _("no chapter notebooks (NN_*.ipynb) in {folder}").format(folder=notebooks))
     return paths
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import acl_lab
 from acl_lab import assignments, exercises
 from acl_lab.cli import main
 
@@ -115,7 +116,16 @@ def test_last_is_the_latest_result_of_each_exercise(acl):
 
 def test_unknown_chapter_is_an_error_not_an_empty_tree(tmp_path, capsys):
     assert main(["assignments", str(tmp_path), "--chapters", "42"]) == 2
-    assert "no chapter notebooks" in capsys.readouterr().err
+    assert "no chapter notebooks (NN_*.ipynb) for chapters 42 in" in capsys.readouterr().err
+
+
+def test_an_instructor_reading_chinese_is_told_in_chinese(tmp_path, capsys):
+    acl_lab.set_language("zh_CN")
+    try:
+        assert main(["assignments", str(tmp_path), "--chapters", "42"]) == 2
+    finally:
+        acl_lab.set_language("en")
+    assert "中没有第 42 章的章节 notebook" in capsys.readouterr().err
 
 
 @pytest.fixture
