@@ -93,11 +93,13 @@ def test_lab_prints_the_url_of_chapter_00_not_the_launcher(monkeypatch):
 
 
 def make_dry_run(target: str, tmp_path: Path) -> list[str]:
-    """The commands ``make TARGET`` would run on a fresh checkout (no .venv yet)."""
+    """The commands ``make TARGET`` would run on a fresh checkout (no .venv yet), also when
+    the tests themselves run under make (``make test``: no inherited MAKEFLAGS)."""
     shutil.copy(cli.CHECKOUT / "Makefile", tmp_path)
     (tmp_path / "pyproject.toml").touch()
-    out = subprocess.run(["make", "-n", target], cwd=tmp_path, capture_output=True, text=True,
-                         check=True).stdout
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "MFLAGS"))}
+    out = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, check=True).stdout
     return out.splitlines()
 
 
