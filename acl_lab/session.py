@@ -25,7 +25,7 @@ class Session:
         chosen = select(self, backend, profile)
         if self.active is not None and self.active[0].acl is chosen.acl:
             return self.active[1]
-        trace = Trace(chosen.clock, chosen.last_task, faults=self.faults)
+        trace = Trace(chosen.timing, faults=self.faults)
         self.active = (chosen, Traced(chosen.acl, trace), trace)
         return self.active[1]
 

@@ -23,6 +23,7 @@ DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
 _PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)
 _SEQ = operator.itemgetter(0)
+_NO_TIMING = types.SimpleNamespace(now_us=0.0, timeline=())   # a trace of an untimed backend
 
 
 class Call(NamedTuple):
@@ -77,12 +78,11 @@ class Trace:
     numbering (``next`` on a counter) and appending are each atomic, so threads never share
     a number, and readers put the few calls two threads appended out of turn back in order."""
 
-    def __init__(self, clock: Callable[[], float] = lambda: 0.0,
-                 last_task: Callable[[], object] = lambda: None, limit: int = DEFAULT_LIMIT,
-                 faults: Faults | None = None):
+    def __init__(self, timing: Callable[[], object] = lambda: _NO_TIMING,
+                 limit: int = DEFAULT_LIMIT, faults: Faults | None = None):
         self._faults = Faults() if faults is None else faults   # the session's
         self._records: deque[tuple] = deque(maxlen=limit)
-        self._clock, self._last_task = clock, last_task
+        self._timing = timing     # the backend's: .now_us and .timeline (backends.Backend)
         self._seq = itertools.count(1)
         self._threads: dict[int, str] = {}
         self._names_lock = threading.Lock()    # two new threads must not get the same name
@@ -111,17 +111,19 @@ class Trace:
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
-        append, clock, last_task = self._records.append, self._clock, self._last_task
-        seq, thread_names, get_ident, faults = self._seq, self._threads, threads.get_ident, \
-            self._faults
+        append, timing, seq, thread_names, get_ident, faults = (
+            self._records.append, self._timing, self._seq, self._threads, threads.get_ident,
+            self._faults)
         plain = _PLAIN
 
         def traced(*args, **kwargs):
             if kwargs or faults.armed:
                 return slow(args, kwargs)
-            t0, before = clock(), last_task()
+            clock = timing()
+            t0, timeline = clock.now_us, clock.timeline
+            before = timeline[-1] if timeline else None
             result = fn(*args)
-            task = last_task()
+            task = timeline[-1] if timeline else None
             for v in args:              # plain scalars are kept as they are (checked inline:
                 if v.__class__ not in plain:     # this runs on every call)
                     args = _summary(args)
@@ -135,17 +137,19 @@ class Trace:
             else:
                 summary = result if result.__class__ in plain else _summary(result)
             append((next(seq), name, args, summary,
-                    thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
-                    None if task is before or task is None else _task_info(task), False))
+                    thread_names.get(get_ident()) or self._thread_name(), t0, clock.now_us,
+                    None if task is before else _task_info(task), False))
             return result
 
         def slow(args, kwargs):
-            t0, before = clock(), last_task()
+            clock = timing()
+            t0, timeline = clock.now_us, clock.timeline
+            before = timeline[-1] if timeline else None
             result, injected = faults.call(name, fn, args, kwargs)
-            task = last_task()
+            task = timeline[-1] if timeline else None
             append((next(seq), name, _summary(args + tuple(kwargs.values())), _summary(result),
-                    thread_names.get(get_ident()) or self._thread_name(), t0, clock(),
-                    None if task is before or task is None else _task_info(task), injected))
+                    thread_names.get(get_ident()) or self._thread_name(), t0, clock.now_us,
+                    None if task is before else _task_info(task), injected))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)

@@ -1,7 +1,7 @@
 """Backend registry and selection: "sim" (default, the simulator) or "ascend" (real pyACL).
 
-A backend gives ``load()`` three things: the pyACL-shaped ``acl`` object, a modeled clock
-for the trace, and a snapshot of its state as plain data.
+A backend gives ``load()`` three things: the pyACL-shaped ``acl`` object, its timing for the
+trace (a modeled clock and the stream work issued), and a snapshot of its state as plain data.
 """
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ BACKENDS = ("sim", "ascend")
 class Backend:
     name: str
     acl: object
-    clock: Callable[[], float]
-    last_task: Callable[[], object]
+    # the object the trace reads around each call: ``now_us`` (the host clock, in us) and
+    # ``timeline`` (the stream work issued, last one last); asked once per call
+    timing: Callable[[], object]
     snapshot: Callable[[], Snapshot]
     reset: Callable[[str | None], None]
 
@@ -37,8 +38,7 @@ def _sim_backend(session, profile: str | None) -> Backend:
         sim.reset(wanted)
     return Backend(
         name="sim", acl=sim.acl,
-        clock=lambda: sim.rt.sched.now_us,
-        last_task=lambda: sim.rt.sched.timeline[-1] if sim.rt.sched.timeline else None,
+        timing=lambda: sim.rt.sched,    # a reset process has a new scheduler
         snapshot=lambda: _snapshot(sim),
         reset=lambda p=None: sim.reset(get_profile(p) if p else None),
     )

@@ -125,7 +125,7 @@ def snapshot(guard) -> Snapshot:
         "backend": "ascend", "profile": None,
         "soc_name": getattr(guard.real, "get_soc_name", lambda: None)(),
         "run_mode": C.RUN_MODE_NAMES.get(guard.run_mode()),
-        "initialized": guard.initialized, "now_us": guard.clock(),
+        "initialized": guard.initialized, "now_us": guard.now_us,
         "devices": {d: {"refs": n, "open": True} for d, n in guard.device_refs.items()},
         "contexts": [],
         "streams": [{"handle": h, "device": d, "context": None, "issued": None,
@@ -185,8 +185,8 @@ def ascend_backend(session) -> Backend:
                     "what it is.").format(profile=repr(profile)), file=sys.stderr)
         guard.release_all()
 
-    backend = Backend(name="ascend", acl=guard.acl, clock=guard.clock,
-                      last_task=lambda: None, snapshot=lambda: snapshot(guard), reset=reset)
+    backend = Backend(name="ascend", acl=guard.acl, timing=lambda: guard,
+                      snapshot=lambda: snapshot(guard), reset=reset)
     session.ascend = (found.module, backend, guard)
     return backend
 

@@ -171,9 +171,12 @@ class Guard:
         self._local.refusal = None
         return refusal if refusal else self.real.get_recent_err_msg()
 
-    def clock(self) -> float:
+    @property
+    def now_us(self) -> float:
         """Microseconds of wall time since the backend was loaded (the trace's clock)."""
         return (time.perf_counter() - self._t0) * 1e6
+
+    timeline = ()    # the trace's other question: hardware work is not modeled per task
 
     def _hooks(self) -> dict[str, dict]:
         rt = {name: (self._check_size(name), self._note_malloc(name))
