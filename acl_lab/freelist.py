@@ -7,6 +7,10 @@ outside sim/ because acl_lab.pool must not import the simulator.
 
 Each free block is a key, ``length << bits | offset``, so that sorted keys are best fit
 first (smallest block, then lowest address); ints compare several times faster than tuples.
+The free block that reaches the end of the range, the *top* (dlmalloc's name), is kept out
+of the sorted keys and compared with their best fit: most allocations are cut from the top
+and most frees give back to it, so a change there costs no sorted update. Best fit is the
+same: the top has the highest address, so it wins only when it is strictly smaller.
 """
 from __future__ import annotations
 
@@ -15,19 +19,15 @@ from .sorted_keys import SortedKeys
 
 class FreeList:
     def __init__(self, base: int, size: int):
-        self.base, self.size = base, size
+        self.base, self.size, self.end = base, size, base + size
         self.used = 0
         self._by_start: dict[int, int] = {}   # start -> length of each free block
         self._by_end: dict[int, int] = {}     # end -> start
         self._bits = size.bit_length()
-        self._index = SortedKeys()            # the key of each free block
+        self._index = SortedKeys()            # the key of each free block but the top
+        self._top: int | None = None          # start of the free block ending at self.end
         if size:
-            self._add(base, size)
-
-    def _add(self, start: int, length: int) -> None:
-        self._by_start[start] = length
-        self._by_end[start + length] = start
-        self._index.add(length << self._bits | start - self.base)
+            self._by_start[base], self._by_end[self.end], self._top = size, base, base
 
     def alloc(self, nbytes: int, align: int) -> int | None:
         """Best fit for ``nbytes`` at an ``align``-aligned start; None (and no change) if full.
@@ -41,19 +41,31 @@ class FreeList:
             if addr - start + nbytes <= length:
                 break
             key = ceiling(key + 1)
-        else:
+        top, from_top = self._top, False
+        if top is not None:
+            top_length, top_addr = self.end - top, -(-top // align) * align
+            if top_addr - top + nbytes <= top_length and (key is None
+                                                          or top_length < key >> bits):
+                start, length, addr, from_top = top, top_length, top_addr, True
+        if key is None and not from_top:   # neither an indexed block nor the top fits
             return None
         end, block_end, used = addr + nbytes, start + length, self.used
         by_start, by_end, index = self._by_start, self._by_end, self._index
         try:
             del by_start[start], by_end[block_end]
-            index.remove(key)
+            if from_top:
+                self._top = None
+            else:
+                index.remove(key)
             if addr > start:
                 by_start[start], by_end[addr] = addr - start, start
                 index.add(addr - start << bits | start - base)
             if block_end > end:
                 by_start[end], by_end[block_end] = block_end - end, end
-                index.add(block_end - end << bits | end - base)
+                if from_top:
+                    self._top = end
+                else:
+                    index.add(block_end - end << bits | end - base)
             self.used = used + nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
             self._undo([(start, length)], [(start, addr - start), (end, block_end - end)], used)
@@ -67,16 +79,22 @@ class FreeList:
         start, end, used = addr, addr + nbytes, self.used
         before, after = by_end.get(start), by_start.get(end)
         try:
-            if before is not None:
+            if before is not None:     # it ends at addr: never the top
                 del by_start[before], by_end[start]
                 index.remove(start - before << bits | before - base)
                 start = before
             if after is not None:
                 del by_start[end], by_end[end + after]
-                index.remove(after << bits | end - base)
+                if end == self._top:
+                    self._top = None
+                else:
+                    index.remove(after << bits | end - base)
                 end += after
             by_start[start], by_end[end] = end - start, start
-            index.add(end - start << bits | start - base)
+            if end == self.end:
+                self._top = start
+            else:
+                index.add(end - start << bits | start - base)
             self.used = used - nbytes
         except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
             removed = [(before, addr - before)] if before is not None else []
@@ -87,8 +105,8 @@ class FreeList:
 
     def _undo(self, removed: list, added: list, used: int) -> None:
         """Restore the blocks an interrupted alloc / give_back removed or may have added,
-        whichever of their records it had reached. The sorted index may itself have been
-        cut mid-update, so it is rebuilt from the dicts."""
+        whichever of their records it had reached. The sorted index and the top may
+        themselves have been cut mid-update, so they are rebuilt from the dicts."""
         for start, length in added:
             if self._by_start.get(start) == length:
                 del self._by_start[start]
@@ -97,8 +115,10 @@ class FreeList:
         for start, length in removed:
             self._by_start[start] = length
             self._by_end[start + length] = start
+        self._top = self._by_end.get(self.end)
         self._index = SortedKeys(length << self._bits | start - self.base
-                                 for start, length in self._by_start.items())
+                                 for start, length in self._by_start.items()
+                                 if start != self._top)
         self.used = used
 
     @property
@@ -107,7 +127,8 @@ class FreeList:
 
     @property
     def largest_free(self) -> int:
-        return (self._index.last() or 0) >> self._bits
+        top = 0 if self._top is None else self.end - self._top
+        return max((self._index.last() or 0) >> self._bits, top)
 
     def free_blocks(self) -> list[tuple[int, int]]:
         """(start, length) of every free block, by address."""

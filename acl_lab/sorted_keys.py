@@ -106,22 +106,31 @@ class SortedKeys:
 
     def ceiling(self, key: int) -> int | None:
         """The smallest key >= ``key``, or None."""
-        maxes, gone = self._maxes, self._gone
-        found = None
+        maxes, gone, added = self._maxes, self._gone, self._added
         i = bisect_left(maxes, key)
-        while i < len(maxes):
+        found = None
+        if i < len(maxes):       # maxes[i] >= key: sublist i holds the answer, unless gone
             sub = self._lists[i]
-            j = bisect_left(sub, key)
-            while j < len(sub) and sub[j] in gone:
-                j += 1
-            if j < len(sub):
-                found = sub[j]
-                break
-            i += 1
-        for k in self._added:
-            if key <= k and (found is None or k < found):
-                found = k
+            found = sub[bisect_left(sub, key)]
+            if gone and found in gone:
+                found = self._next_kept(i, bisect_left(sub, key))
+        if added:
+            for k in added:
+                if key <= k and (found is None or k < found):
+                    found = k
         return found
+
+    def _next_kept(self, i: int, j: int) -> int | None:
+        """The first key from sublist i, position j on, that is not gone."""
+        lists, gone = self._lists, self._gone
+        while i < len(lists):
+            sub = lists[i]
+            while j < len(sub):
+                if sub[j] not in gone:
+                    return sub[j]
+                j += 1
+            i, j = i + 1, 0
+        return None
 
     def floor(self, key: int) -> int | None:
         """The largest key <= ``key``, or None."""

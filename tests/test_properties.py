@@ -2,6 +2,7 @@
 allocations and frees, and the free list they stand on."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +180,17 @@ def test_freelist_places_each_block_at_the_best_fit(ops):
             addr = sorted(live)[pick % len(live)]
             fl.give_back(addr, live.pop(addr))
         assert fl.largest_free == max((n for _, n in fl.free_blocks()), default=0)
+
+
+@pytest.mark.parametrize("top_length, chosen", [(300, "top"), (400, "hole"), (450, "hole")])
+def test_freelist_weighs_the_top_block_like_any_other(top_length, chosen):
+    """The block that reaches the end (kept outside the sorted index) is taken only when it
+    is the best fit: smaller than the best hole; an equal hole wins by its lower address."""
+    fl = FreeList(0, 1000)
+    a, b, c = fl.alloc(100, 1), fl.alloc(400, 1), fl.alloc(500 - top_length, 1)
+    fl.give_back(b, 400)           # a 400-byte hole at 100; the top is the last top_length
+    assert fl.free_blocks() == [(100, 400), (1000 - top_length, top_length)]
+    assert fl.alloc(250, 1) == (1000 - top_length if chosen == "top" else 100)
 
 
 @settings(max_examples=200, deadline=None)

@@ -30,8 +30,9 @@ DEVICE_STRIDE = 1 << 40
 HOST_BASE = 0x7F10_0000_0000     # aclrtMallocHost (pinned) memory
 PAGEABLE_BASE = 0x5610_0000_0000  # numpy arrays / bytes registered through acl.util
 HUGE_FIRST_THRESHOLD = 1 * MiB   # HUGE_FIRST: padded sizes up to 1 MiB take normal pages
-#: what a free call leaves for messages about the pointer: (its C name,), worded when asked
-_FREED_BY_CALL = {api: (c_name(api),) for api in ("free", "free_host", "dvpp_free")}
+#: what a free call leaves for messages about the pointer: (its C name,), worded when asked;
+#: ``release(a, FREED_BY_CALL[api])`` is the free call ``api`` (after ``map.check_free``)
+FREED_BY_CALL = {api: (c_name(api),) for api in ("free", "free_host", "dvpp_free")}
 _P2P_POLICIES = (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
                  C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
 
@@ -267,10 +268,6 @@ class Memory:
         return a
 
     # ----- release ---------------------------------------------------------------------
-    def free(self, a: Allocation, api: str) -> None:
-        """Release ``a`` for the free call ``api`` (it passed ``map.check_free``)."""
-        self.release(a, _FREED_BY_CALL[api])
-
     def release(self, a: Allocation, why) -> None:
         """Release ``a``; ``why`` says so in messages about its pointer later."""
         self.map.drop(a, why)

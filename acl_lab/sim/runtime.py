@@ -16,7 +16,7 @@ from .capture import CaptureManager
 from ..i18n import _
 from ..memory_rules import c_name
 from ..snapshot_schema import Snapshot
-from .memory import Allocation, Memory
+from .memory import FREED_BY_CALL, Allocation, Memory
 from .model import Models
 from .callbacks import Callbacks
 from .ops import Operators
@@ -510,8 +510,9 @@ class Runtime:
 
     def free(self, ptr: int, api: str) -> None:
         a = self.memory.map.check_free(ptr, api)
-        self._finish_work_on(a)
-        self.memory.free(a, api)
+        if self.sched.queued:     # nothing queued anywhere: nothing to wait for
+            self._finish_work_on(a)
+        self.memory.release(a, FREED_BY_CALL[api])
 
     def _finish_work_on(self, a: Allocation) -> None:
         """Freeing waits for queued work that uses the block (it must not vanish under a copy

@@ -256,8 +256,10 @@ class LazyStorage:
         return self._pool, offset
 
     def claim(self, offset: int, n: int) -> None:
-        """An allocation now owns [offset, offset+n): it reads as fresh."""
-        self.forget(offset, n)
+        """An allocation now owns [offset, offset+n): it reads as fresh. (The block was free,
+        so no big block starts there: ``forget`` dropped it.)"""
+        if n >= CHUNK:     # a smaller range holds no whole chunk: nothing to make fresh
+            self._pool.forget(offset, n)
         if n >= BIG_BLOCK:
             block = _LazyBytes(n, self._salt, self._ram, origin=offset, chunk=BIG_CHUNK,
                                huge_pages=True)
@@ -271,17 +273,19 @@ class LazyStorage:
 
     def forget(self, offset: int, n: int) -> None:
         """The allocation at [offset, offset+n) is gone: its RAM goes back, it reads as fresh."""
-        block = self._big.get(offset)
-        if block is not None:
-            try:
-                del self._big[offset]
-                self._big_starts.remove(offset)
-            except BaseException:     # interrupted (Ctrl-C): still registered
-                self._big[offset] = block
-                self._big_starts = SortedKeys(self._big)
-                raise
-            block.release()
-        self._pool.forget(offset, n)
+        if n >= BIG_BLOCK:
+            block = self._big.get(offset)
+            if block is not None:
+                try:
+                    del self._big[offset]
+                    self._big_starts.remove(offset)
+                except BaseException:     # interrupted (Ctrl-C): still registered
+                    self._big[offset] = block
+                    self._big_starts = SortedKeys(self._big)
+                    raise
+                block.release()
+        if n >= CHUNK:     # a smaller range holds no whole chunk (the pool's chunks are CHUNK)
+            self._pool.forget(offset, n)
 
     def view(self, offset: int, n: int, call: str = "") -> np.ndarray:
         """A writable uint8 view of ``n`` bytes at ``offset``; untouched chunks get garbage."""

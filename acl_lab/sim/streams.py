@@ -87,7 +87,7 @@ class Scheduler:
         self.now_us = 0.0                      # the host's modeled clock
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
-        self._queued: dict[Stream, None] = {}  # streams issued to, in order (queued_streams)
+        self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -100,7 +100,7 @@ class Scheduler:
         task.start_us, task.end_us = start, start + task.duration_us
         stream.t_end = task.end_us
         stream.pending.append(task)
-        self._queued[stream] = None
+        self.queued[stream] = None
         self.timeline.append(task)
         return task
 
@@ -134,11 +134,11 @@ class Scheduler:
 
     def queued_streams(self) -> list[Stream]:
         """The streams with tasks still queued (a free checks only these, not every stream)."""
-        if not self._queued:
+        if not self.queued:
             return []
-        for s in [s for s in self._queued if not s.pending]:
-            del self._queued[s]
-        return list(self._queued)
+        for s in [s for s in self.queued if not s.pending]:
+            del self.queued[s]
+        return list(self.queued)
 
     def wait_stream(self, stream: Stream, seq: int | None = None) -> None:
         """The host waits until ``stream`` has run up to ``seq`` (everything if None)."""
