@@ -15,7 +15,7 @@ PENDING = 16   # changes that wait before the sublists take them
 
 
 class SortedKeys:
-    __slots__ = ("_lists", "_maxes", "_added", "_gone")
+    __slots__ = ("_lists", "_maxes", "_added", "_gone", "_upper")
 
     def __init__(self, keys=()):
         keys = sorted(keys)
@@ -23,6 +23,7 @@ class SortedKeys:
         self._maxes = [sub[-1] for sub in self._lists]
         self._added: set[int] = set()   # keys not yet in the sublists
         self._gone: set[int] = set()    # keys still in the sublists, no longer in the set
+        self._upper = self._maxes[-1] if keys else -1   # no key is above it (ceiling's shortcut)
 
     def __len__(self) -> int:
         return sum(map(len, self._lists)) + len(self._added) - len(self._gone)
@@ -38,6 +39,8 @@ class SortedKeys:
             self._gone.remove(key)
         else:
             self._added.add(key)
+            if key > self._upper:
+                self._upper = key
             if len(self._added) + len(self._gone) > PENDING:
                 self.settle()
 
@@ -66,6 +69,7 @@ class SortedKeys:
             self._insert(key)
         self._gone.clear()
         self._added.clear()
+        self._upper = self._maxes[-1] if self._maxes else -1
 
     def _insert(self, key: int) -> None:
         maxes, lists = self._maxes, self._lists
@@ -106,6 +110,8 @@ class SortedKeys:
 
     def ceiling(self, key: int) -> int | None:
         """The smallest key >= ``key``, or None."""
+        if key > self._upper:     # every allocation a full index cannot hold asks this
+            return None
         maxes, gone, added = self._maxes, self._gone, self._added
         i = bisect_left(maxes, key)
         found = None
