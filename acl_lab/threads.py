@@ -30,12 +30,15 @@ def _current_simulated() -> int | None:
     return stack[-1] if stack else None
 
 
-def get_ident() -> int:
-    """threading.get_ident, or the simulated thread's id inside run_in_thread on Pyodide."""
-    if not _running[0]:
-        return _real_ident()
+def _ident_while_simulating() -> int:
     sim = _current_simulated()
     return _real_ident() if sim is None else sim
+
+
+#: threading.get_ident, or the simulated thread's id inside run_in_thread on Pyodide. It is
+#: threading's own (C) function while no simulated thread runs: the trace asks it on every
+#: call. Read it as ``threads.get_ident``, never imported by name: _simulate swaps it.
+get_ident = _real_ident
 
 
 def is_main() -> bool:
@@ -78,10 +81,14 @@ def _simulate(fn, args, kwargs):
     stack = _state.__dict__.setdefault("stack", [])
     stack.append(ident)
     _running[0] += 1
+    global get_ident
+    get_ident = _ident_while_simulating
     try:
         return fn(*args, **kwargs)
     finally:
         _running[0] -= 1
+        if not _running[0]:
+            get_ident = _real_ident
         stack.pop()
         for local in list(_locals):     # the thread ends: its thread-local state goes
             local._simulated.pop(ident, None)

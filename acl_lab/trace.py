@@ -111,9 +111,8 @@ class Trace:
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
-        append, timing, seq, thread_names, get_ident, faults = (
-            self._records.append, self._timing, self._seq, self._threads, threads.get_ident,
-            self._faults)
+        append, timing, seq, thread_names, faults = (
+            self._records.append, self._timing, self._seq, self._threads, self._faults)
         plain = _PLAIN
 
         def traced(*args, **kwargs):
@@ -136,8 +135,8 @@ class Trace:
                         break
             else:
                 summary = result if result.__class__ in plain else _summary(result)
-            append((next(seq), name, args, summary,
-                    thread_names.get(get_ident()) or self._thread_name(), t0, clock.now_us,
+            thread = thread_names.get(threads.get_ident()) or self._thread_name()
+            append((next(seq), name, args, summary, thread, t0, clock.now_us,
                     None if task is before else _task_info(task), False))
             return result
 
@@ -147,9 +146,10 @@ class Trace:
             before = timeline[-1] if timeline else None
             result, injected = faults.call(name, fn, args, kwargs)
             task = timeline[-1] if timeline else None
+            thread = thread_names.get(threads.get_ident()) or self._thread_name()
             append((next(seq), name, _summary(args + tuple(kwargs.values())), _summary(result),
-                    thread_names.get(get_ident()) or self._thread_name(), t0, clock.now_us,
-                    None if task is before else _task_info(task), injected))
+                    thread, t0, clock.now_us, None if task is before else _task_info(task),
+                    injected))
             return result
 
         traced.__name__ = getattr(fn, "__name__", name)
