@@ -113,12 +113,14 @@ class AddressMap:
 
     def find(self, addr: int):
         """The live block containing ``addr`` (registrations whose array died are dropped)."""
-        start = self._starts.floor(addr)
-        if start is None:
-            return None
-        block = self.blocks[start]
-        if not block.ptr <= addr < block.ptr + max(block.size, 1):
-            return None
+        block = self.blocks.get(addr)      # most pointers passed are a block's start
+        if block is None:
+            start = self._starts.floor(addr)
+            if start is None:
+                return None
+            block = self.blocks[start]
+            if not addr < block.ptr + max(block.size, 1):
+                return None
         if not block.alive():
             self.drop(block, _("its numpy array was garbage-collected"))
             return None

@@ -42,7 +42,7 @@ class FreeList:
             key = ceiling(key + 1)
         top, used = self._top, self.used
         if top is not None:
-            top_addr = -(-top // align) * align
+            top_addr = -(-top // align) * align      # align_up, inlined
             if top_addr + nbytes <= self.end and (key is None
                                                    or self.end - top < key >> bits):
                 try:

@@ -990,7 +990,7 @@ class Util(_Namespace, _Threads):
         """The allocation holding the ``nbytes`` at ``ptr`` the host CPU is about to touch;
         where real pyACL would crash, explain."""
         try:
-            a = rt.memory.resolve(_ptr(call, "ptr", ptr), nbytes, "ptr", call)
+            a = rt.memory.map.resolve(_ptr(call, "ptr", ptr), nbytes, "ptr", call)
         except SimError as e:
             raise AclLabError(e.code, _("{message} On real hardware this call would read "
                                         "invalid memory and crash the Python process.").format(

@@ -280,15 +280,6 @@ class Memory:
                 raise
             pool.storage.forget(a.ptr - pool.base, a.footprint)   # its host RAM goes back now
 
-    # ----- lookup ----------------------------------------------------------------------
-    def find(self, addr: int) -> Allocation | None:
-        """The live allocation containing ``addr`` (registrations whose owner died are dropped)."""
-        return self.map.find(addr)
-
-    def resolve(self, addr: int, count: int, what: str, call: str) -> Allocation:
-        """The allocation holding [addr, addr+count); explains NULL, unknown and overruns."""
-        return self.map.resolve(addr, count, what, call)
-
     # ----- pageable host memory ----------------------------------------------------------
     def register(self, obj) -> int:
         """Register a numpy array or bytes-like object as pageable host memory; its address."""

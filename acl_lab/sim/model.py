@@ -227,7 +227,7 @@ class Models:
                            _("{call}: modelSize is 0. Pass the size of the .om bytes.").format(
                                call=call))
         try:
-            a = self.rt.memory.resolve(ptr, size, "model", call)
+            a = self.rt.memory.map.resolve(ptr, size, "model", call)
         except SimError as e:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
         return self._parse(a.view(ptr - a.ptr, size).tobytes(), call, addr=ptr)
@@ -291,7 +291,7 @@ class Models:
                              "much.").format(call=call, param=f"{what}Size", size=size,
                                              need=need, memory=_memory_name(what)))
         try:
-            a = self.rt.memory.resolve(ptr, need, f"{what}Ptr", call)
+            a = self.rt.memory.map.resolve(ptr, need, f"{what}Ptr", call)
         except SimError as e:
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
         if a.location != "device":
@@ -385,7 +385,7 @@ class Models:
                                    dtype=C.DATA_TYPE_NAMES.get(d.dtype),
                                    getter=f"acl.mdl.get_{kind}_size_by_index(desc, {i})"))
             try:
-                a = self.rt.memory.resolve(b.addr, d.size, f"{word} {i}", call)
+                a = self.rt.memory.map.resolve(b.addr, d.size, f"{word} {i}", call)
             except SimError as e:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
             if a.location != "device" or a.device != device:

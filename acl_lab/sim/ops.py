@@ -141,7 +141,7 @@ class Operators:
                                storage=list(t.storage_shape)))
         span = (last + 1) * t.np_dtype.itemsize
         try:
-            a = self.rt.memory.resolve(t.ptr, span, name, call)
+            a = self.rt.memory.map.resolve(t.ptr, span, name, call)
         except SimError as e:
             raise SimError(C.ACLNN_ERR_PARAM_INVALID, e.message) from None
         if a.location != "device":

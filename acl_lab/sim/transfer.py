@@ -63,7 +63,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     s = rt.stream(stream, call) if stream is not None else None
     _not_null(call, devPtr=ptr)
     check_count(call, count, maximum, "maxCount")
-    a = rt.memory.resolve(ptr, count, "devPtr", call)
+    a = rt.memory.map.resolve(ptr, count, "devPtr", call)
     check_writable(call, a, "devPtr", ptr, count)
     if s is not None:
         check_stream_can_write(call, ptr, a)
@@ -86,8 +86,8 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     check_count(call, count, dst_max, "destMax")
     if dst == src:
         return
-    d = rt.memory.resolve(dst, count, "dst", call)
-    sa = rt.memory.resolve(src, count, "src", call)
+    d = rt.memory.map.resolve(dst, count, "dst", call)
+    sa = rt.memory.map.resolve(src, count, "src", call)
     check_writable(call, d, "dst", dst, count)
     check_no_overlap(call, dst, src, count)
     direction = _direction(rt, call, kind, d, sa, strict=False)
@@ -135,9 +135,9 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                            call=call, kind=kind_name(kind),
                            allowed=", ".join(kind_name(k) for k in allowed)))
     dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width
-    d = rt.memory.resolve(dst, dspan, "dst", call)
+    d = rt.memory.map.resolve(dst, dspan, "dst", call)
     check_writable(call, d, "dst", dst, dspan)
-    sa = rt.memory.resolve(src, sspan, "src", call)
+    sa = rt.memory.map.resolve(src, sspan, "src", call)
     direction = _direction(rt, call, kind, d, sa, strict=True)
     if direction not in allowed:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
