@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import constants as C
 from .align import align_up
+from .argparse_i18n import ArgumentParser, translate
 from .i18n import _
 from .om import ACL_DTYPE, MEM_ALIGN, OfflineModel, TensorDesc
 
@@ -45,13 +46,15 @@ def _invalid(flag: str, value, reason: str) -> AtcError:
                       "{reason}").format(value=value, flag=flag, reason=reason))
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(ArgumentParser):
+    """Refuses a command line as ATC does: an E-coded line, not argparse's usage."""
+
     def error(self, message):
-        raise AtcError(f"E10016: {message}")
+        raise AtcError(f"E10016: {translate(message)}")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="acl-lab atc", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="acl-lab atc", description=_(__doc__.split("\n\n")[0]))
     p.add_argument("--model", default="", help=_("the framework model file (ONNX: .onnx)"))
     p.add_argument("--framework", default="", help=_("0 Caffe, 1 MindSpore, 3 TensorFlow, "
                                                      "5 ONNX"))

@@ -8,7 +8,6 @@ assignments / student: nbgrader source notebooks / copies without solutions (acl
 """
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import os
@@ -17,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .argparse_i18n import ArgumentParser
 from .i18n import _, columns, get_language, set_language
 
 RUNTIME = ("numpy", "ipywidgets", "sortedcontainers", "onnx")
@@ -240,7 +240,7 @@ def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | N
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
+    parser = ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("doctor", help=_("versions, backends, active profile, Jupyter status"))
     lab_parser = commands.add_parser("lab", help=_("open JupyterLab at chapter 00 (extra args "
