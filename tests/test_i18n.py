@@ -64,6 +64,29 @@ def test_the_literal_extractor_sees_the_sandbox_messages():
     assert any(m.startswith("threads cannot start in this Python") for m in found)
 
 
+def _message_keys_in_order() -> list[tuple[str | None, str]]:
+    """(context, msgid) of every entry of the .po, as written: a catalog reader keeps only
+    the last of two equal ones, so a duplicate would hide the other's translation."""
+    keys, field, parts = [], None, {}
+    for line in PO.read_text("utf-8").splitlines():
+        head, _, rest = line.partition(" ")
+        if head in ("msgctxt", "msgid", "msgstr"):
+            if head == "msgstr":
+                keys.append((parts.get("msgctxt"), parts["msgid"]))
+                parts = {}
+            field = head
+            parts[field] = ast.literal_eval(rest)
+        elif line.startswith('"') and field in parts:
+            parts[field] += ast.literal_eval(line)
+    return [k for k in keys if k[1]]
+
+
+def test_each_message_is_translated_once():
+    keys = _message_keys_in_order()
+    assert len(keys) > 100    # the reader found the entries
+    assert sorted(k[1][:60] for k in keys if keys.count(k) > 1) == []
+
+
 def test_the_compiled_catalog_matches_its_source():
     assert PO.with_suffix(".mo").read_bytes() == compiled(PO), \
         "run .venv/bin/python tools/compile_catalogs.py"
