@@ -8,6 +8,7 @@ assignments / student: nbgrader source notebooks / copies without solutions (acl
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 import os
@@ -216,11 +217,13 @@ def bench(extra: list[str]) -> int:
                            cwd=found.parent.parent)
 
 
-def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | None) -> int:
-    """``acl-lab assignments|student OUT``: write the nbgrader source tree or student copies."""
+def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | None,
+           language: str = "en") -> int:
+    """``acl-lab assignments|student OUT``: write the nbgrader source tree or student copies
+    (of ``language``'s edition unless ``notebooks`` names the chapters' folder)."""
     from .assignments import write_assignments, write_student
 
-    notebooks = notebooks or _find(START_NOTEBOOK.parent)
+    notebooks = notebooks or _find(START_NOTEBOOKS[language].parent)
     if notebooks is None:
         print(_("acl-lab {command}: no notebooks/ here or in {checkout}; pass --notebooks "
                 "DIR.").format(command=kind, checkout=CHECKOUT), file=sys.stderr)
@@ -263,12 +266,16 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--notebooks", type=Path, help=_("the chapters' folder (default: "
                                                           "notebooks/ here or in the source "
                                                           "checkout)"))
+        sub.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default=None,
+                         help=_("the edition to copy, and the language of the messages "
+                                "(default: $ACL_LAB_LANG, else en)"))
     args, extra = parser.parse_known_args(argv)
     if args.command in ("assignments", "student"):
         if extra:
             parser.error(_("unrecognized arguments: {arguments}").format(
                 arguments=" ".join(extra)))
-        return copies(args.command, args.out, args.chapters, args.notebooks)
+        with _speaking(args.lang) as language:
+            return copies(args.command, args.out, args.chapters, args.notebooks, language)
     if args.command == "atc":
         from .atc import main as atc
         return atc(extra)
@@ -278,13 +285,20 @@ def main(argv: list[str] | None = None) -> int:
                 arguments=" ".join(extra)))
         return doctor()
     if args.command == "lab":       # --lang picks the edition, and the language of lab's messages
-        before = get_language()
-        language = set_language(args.lang or before)
-        try:
+        with _speaking(args.lang) as language:
             return lab(extra, language)
-        finally:
-            set_language(before)
     return bench(extra)
+
+
+@contextlib.contextmanager
+def _speaking(language: str | None):
+    """``language`` (None: the current one) for the messages of a command, which works on
+    that language's edition of the chapters."""
+    before = get_language()
+    try:
+        yield set_language(language or before)
+    finally:
+        set_language(before)
 
 
 if __name__ == "__main__":

@@ -128,6 +128,28 @@ def test_an_instructor_reading_chinese_is_told_in_chinese(tmp_path, capsys):
     assert "中没有第 42 章的章节 notebook" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("how", ["--lang", "ACL_LAB_LANG"])
+def test_a_chinese_instructor_gets_the_chinese_edition(tmp_path, capsys, how):
+    """Student copies of the Chinese chapters, from --lang or the learner's language, with
+    the messages in Chinese; the language is the caller's again afterwards."""
+    args = ["student", str(tmp_path), "--chapters", "02"]
+    if how == "--lang":
+        assert main(args + ["--lang", "zh_CN"]) == 0
+    else:
+        acl_lab.set_language("zh_CN")
+        try:
+            assert main(args) == 0
+        finally:
+            acl_lab.set_language("en")
+    assert acl_lab.get_language() == "en"
+    [copy] = tmp_path.glob("02_*.ipynb")
+    chinese = json.loads((ROOT / "notebooks" / "zh_CN" / copy.name).read_text("utf-8"))
+    assert [c["source"] for c in json.loads(copy.read_text("utf-8"))["cells"]
+            if c["cell_type"] == "markdown"][:3] == \
+        [c["source"] for c in chinese["cells"] if c["cell_type"] == "markdown"][:3]
+    assert capsys.readouterr().out.startswith("已写入")
+
+
 @pytest.fixture
 def nbgrader_api(tmp_path, monkeypatch):
     """nbgrader's own API on a course in tmp_path (its database migrations run `alembic`,
