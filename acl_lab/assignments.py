@@ -123,7 +123,8 @@ def assignment_cells(ex: Exercise) -> list[dict]:
     checks_itself = any(f'exercises.check("{ex.id}"' in line for line in own)
     # a solution that checks, then releases what the check looked at, must not be checked
     # again after it: the grade cell reads that check's result instead
-    last = f"# Check your answer with {ex.check}" if checks_itself else ex.check
+    last = _("# Check your answer with {check}").format(check=ex.check) if checks_itself \
+        else ex.check
     lines = [*task, *before, f"{pad}### BEGIN SOLUTION", *own, f"{pad}### END SOLUTION",
              *after, last]
     meta = {k: v for k, v in ex.cell["metadata"].items() if k != "tags"}
@@ -131,7 +132,8 @@ def assignment_cells(ex: Exercise) -> list[dict]:
                                  locked=False)
     answer = _code_cell(f"{ex.grade_id}_solution", "\n".join(lines), meta)
     grade = _code_cell(ex.grade_id, "\n".join([
-        f"# Graded: exercise {ex.id} passed its check ({POINTS} point).",
+        _("# Graded: exercise {id} passed its check ({points} point).").format(
+            id=ex.id, points=POINTS),
         f'_result = exercises.last("{ex.id}") or {ex.check}',
         "assert _result, repr(_result)"]),
         {"nbgrader": _nbgrader(ex.grade_id, solution=False, grade=True, locked=True)})

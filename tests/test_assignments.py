@@ -150,6 +150,16 @@ def test_a_chinese_instructor_gets_the_chinese_edition(tmp_path, capsys, how):
     assert capsys.readouterr().out.startswith("已写入")
 
 
+@pytest.mark.parametrize("lang, graded", [("en", "# Graded: exercise 02."),
+                                           ("zh_CN", "# 评分：练习 02.")])
+def test_the_grade_cells_speak_the_editions_language(tmp_path, lang, graded):
+    assert main(["assignments", str(tmp_path), "--chapters", "02", "--lang", lang]) == 0
+    [source] = (tmp_path / "source" / "ch02").glob("*.ipynb")
+    grade_cells = [c for c in json.loads(source.read_text("utf-8"))["cells"]
+                   if c["metadata"].get("nbgrader", {}).get("grade")]
+    assert grade_cells and all(c["source"].startswith(graded) for c in grade_cells)
+
+
 @pytest.fixture
 def nbgrader_api(tmp_path, monkeypatch):
     """nbgrader's own API on a course in tmp_path (its database migrations run `alembic`,
