@@ -117,9 +117,10 @@ class SortedKeys:
         found = None
         if i < len(maxes):       # maxes[i] >= key: sublist i holds the answer, unless gone
             sub = self._lists[i]
-            found = sub[bisect_left(sub, key)]
+            j = bisect_left(sub, key)
+            found = sub[j]
             if gone and found in gone:
-                found = self._next_kept(i, bisect_left(sub, key))
+                found = self._next_kept(i, j)
         if added:
             for k in added:
                 if key <= k and (found is None or k < found):
