@@ -65,3 +65,19 @@ def test_a_big_block_counts_its_huge_chunks_and_gives_them_back(acl):
     assert acl_lab.snapshot()["touched_bytes"] == before + BIG_CHUNK
     assert acl.rt.free(ptr) == ACL_SUCCESS
     assert acl_lab.snapshot()["touched_bytes"] == before
+
+
+def test_the_next_block_where_an_interrupted_free_left_bytes_reads_fresh():
+    """Ctrl-C between a free's give-back and its storage forget leaves the big block's bytes
+    registered at that offset; the next block placed there, big or small, still starts as
+    fresh garbage, not the freed block's data."""
+    for later in (64, 2 * MiB):
+        storage = LazyStorage(16 * MiB, salt=5)
+        storage.claim(64, 3 * MiB)
+        storage.view(64, 3 * MiB)[:] = 7          # the old block's data
+        storage.claim(64, later)                  # its forget never ran
+        out = np.empty(later, np.uint8)
+        storage.read_into(64, later, out)
+        expected = np.empty(later, np.uint8)
+        fill_garbage(expected, 64, 5)
+        assert np.array_equal(out, expected), later

@@ -256,10 +256,8 @@ class LazyStorage:
         return self._pool, offset
 
     def claim(self, offset: int, n: int) -> None:
-        """An allocation now owns [offset, offset+n): it reads as fresh. (The block was free,
-        so no big block starts there: ``forget`` dropped it.)"""
-        if n >= CHUNK:     # a smaller range holds no whole chunk: nothing to make fresh
-            self._pool.forget(offset, n)
+        """An allocation now owns [offset, offset+n): it reads as fresh."""
+        self.forget(offset, n)     # a free interrupted before its own forget left old bytes
         if n >= BIG_BLOCK:
             block = _LazyBytes(n, self._salt, self._ram, origin=offset, chunk=BIG_CHUNK,
                                huge_pages=True)
@@ -272,18 +270,18 @@ class LazyStorage:
                 raise
 
     def forget(self, offset: int, n: int) -> None:
-        """The allocation at [offset, offset+n) is gone: its RAM goes back, it reads as fresh."""
-        if n >= BIG_BLOCK:
-            block = self._big.get(offset)
-            if block is not None:
-                try:
-                    del self._big[offset]
-                    self._big_starts.remove(offset)
-                except BaseException:     # interrupted (Ctrl-C): still registered
-                    self._big[offset] = block
-                    self._big_starts = SortedKeys(self._big)
-                    raise
-                block.release()
+        """The allocation at [offset, offset+n) is gone: its RAM goes back, it reads as fresh.
+        Cheap for the common small block: no big block registered, no whole chunk inside."""
+        if self._big and offset in self._big:
+            block = self._big[offset]
+            try:
+                del self._big[offset]
+                self._big_starts.remove(offset)
+            except BaseException:     # interrupted (Ctrl-C): still registered
+                self._big[offset] = block
+                self._big_starts = SortedKeys(self._big)
+                raise
+            block.release()
         if n >= CHUNK:     # a smaller range holds no whole chunk (the pool's chunks are CHUNK)
             self._pool.forget(offset, n)
 
