@@ -270,19 +270,15 @@ def main(argv: list[str] | None = None) -> int:
                          help=_("the edition to copy, and the language of the messages "
                                 "(default: $ACL_LAB_LANG, else en)"))
     args, extra = parser.parse_known_args(argv)
+    if extra and args.command in ("assignments", "student", "doctor"):   # the rest pass them on
+        parser.error(_("unrecognized arguments: %s") % " ".join(extra))   # argparse's words
     if args.command in ("assignments", "student"):
-        if extra:
-            parser.error(_("unrecognized arguments: {arguments}").format(
-                arguments=" ".join(extra)))
         with _speaking(args.lang) as language:
             return copies(args.command, args.out, args.chapters, args.notebooks, language)
     if args.command == "atc":
         from .atc import main as atc
         return atc(extra)
     if args.command == "doctor":
-        if extra:
-            parser.error(_("unrecognized arguments: {arguments}").format(
-                arguments=" ".join(extra)))
         return doctor()
     if args.command == "lab":       # --lang picks the edition, and the language of lab's messages
         with _speaking(args.lang) as language:

@@ -32,6 +32,7 @@ RUNS = [
     (["lab", "--lang"], 2, "acl-lab lab: error: argument --lang: expected one argument"),
     (["assignments", "out", "--chapters"], 2, "argument --chapters: expected at least one"),
     (["--help=3"], 2, "argument -h/--help: ignored explicit argument '3'"),
+    (["doctor", "extra"], 2, "acl-lab: error: unrecognized arguments: extra"),
     (["atc", "--out", "x"], 1, "E10016: ambiguous option: --out could match --output,"),
     (["atc", "--bogus"], 1, "E10016: unrecognized arguments: --bogus"),
 ]
