@@ -254,6 +254,20 @@ def test_freelist_weighs_the_top_block_like_any_other(top_length, chosen):
     assert fl.alloc(250, 1) == (1000 - top_length if chosen == "top" else 100)
 
 
+@pytest.mark.parametrize("hole, chosen", [(50, "gap"), (4, "hole"), (3, "gap")])
+def test_freelist_weighs_the_alignment_gap_like_any_other(hole, chosen):
+    """The bytes the last block cut from the top skipped to reach its alignment (kept
+    outside the sorted index, like the top) are taken only when they are the best fit:
+    smaller than the best hole that holds the request; an equal hole wins by its address."""
+    fl = FreeList(0, 1000)
+    x, _ = fl.alloc(hole, 1), fl.alloc(60 - hole, 1)
+    assert fl.alloc(100, 64) == 64      # cut from the top at 64: a 4-byte gap at 60
+    fl.give_back(x, hole)                # a hole at 0
+    assert fl.free_blocks() == [(0, hole), (60, 4), (164, 836)]
+    assert fl.largest_free == 836
+    assert fl.alloc(4, 1) == (60 if chosen == "gap" else 0)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.integers(0, 3000)), max_size=400),
        st.lists(st.integers(-10, 3010), max_size=20))
