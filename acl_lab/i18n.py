@@ -1,8 +1,8 @@
 """The language of the text a learner reads: English (the default) or Chinese (zh_CN).
 
 Messages are written in English in the code; that English is the gettext message id, and
-``acl_lab/locale/<lang>/LC_MESSAGES/acl_lab.mo`` (compiled from the ``.po`` beside it by
-``tools/compile_catalogs.py``; a test checks the two agree) translates it. ``ACL_LAB_LANG``
+``acl_lab/locale/<lang>/LC_MESSAGES/acl_lab.mo`` (compiled from the ``.po`` files beside it,
+one per room of the kit, by ``tools/compile_catalogs.py``; a test checks they agree) translates it. ``ACL_LAB_LANG``
 or ``acl_lab.set_language()`` choose. C names, error codes and enum names are never
 translated; a message without a translation is shown in English.
 """

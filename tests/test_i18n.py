@@ -15,9 +15,11 @@ from acl_lab.constants import ACL_ERROR_RT_INTERNAL_ERROR, ACL_ERROR_RT_PARAM_IN
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from compile_catalogs import compiled  # noqa: E402
+from compile_catalogs import compiled, sources  # noqa: E402
 
-PO = ROOT / "acl_lab" / "locale" / "zh_CN" / "LC_MESSAGES" / "acl_lab.po"
+ZH = ROOT / "acl_lab" / "locale" / "zh_CN"
+POS = sources(ZH)
+MO = ZH / "LC_MESSAGES" / "acl_lab.mo"
 
 
 @pytest.fixture
@@ -29,8 +31,11 @@ def chinese():
 
 def _catalog() -> dict[str, str]:
     from babel.messages.pofile import read_po
-    with PO.open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id}
+    catalog = {}
+    for po in POS:
+        with po.open("rb") as f:
+            catalog.update({m.id: m.string for m in read_po(f) if m.id})
+    return catalog
 
 
 def _fields(text: str) -> set[str]:
@@ -65,10 +70,11 @@ def test_the_literal_extractor_sees_the_sandbox_messages():
 
 
 def _message_keys_in_order() -> list[tuple[str | None, str]]:
-    """(context, msgid) of every entry of the .po, as written: a catalog reader keeps only
-    the last of two equal ones, so a duplicate would hide the other's translation."""
+    """(context, msgid) of every entry of the .po files, as written: a catalog reader keeps
+    only the last of two equal ones, so a duplicate would hide the other's translation."""
     keys, field, parts = [], None, {}
-    for line in PO.read_text("utf-8").splitlines():
+    lines = [line for po in POS for line in po.read_text("utf-8").splitlines()]
+    for line in lines:
         head, _, rest = line.partition(" ")
         if head in ("msgctxt", "msgid", "msgstr"):
             if head == "msgstr":
@@ -88,7 +94,7 @@ def test_each_message_is_translated_once():
 
 
 def test_the_compiled_catalog_matches_its_source():
-    assert PO.with_suffix(".mo").read_bytes() == compiled(PO), \
+    assert MO.read_bytes() == compiled(POS), \
         "run .venv/bin/python tools/compile_catalogs.py"
 
 

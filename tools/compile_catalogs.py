@@ -1,9 +1,13 @@
-"""Compile the message catalogs (acl_lab/locale/*/LC_MESSAGES/acl_lab.po -> .mo).
+"""Compile the message catalogs: every ``acl_lab/locale/<lang>/LC_MESSAGES/*.po`` of a
+language into that language's one ``acl_lab.mo``.
 
     .venv/bin/python tools/compile_catalogs.py
 
-The .mo files are committed (as Django does) so that an installed kit, a wheel and a
-JupyterLite site need no compiler; tests/test_i18n.py checks each .mo matches its .po.
+Each room of the kit keeps its translations in its own ``.po`` (``acl_lab.po`` for the
+core, ``exercises.po``, ``media.po`` ...) so they can be edited apart; gettext reads the one
+compiled domain. The .mo files are committed (as Django does) so that an installed kit, a
+wheel and a JupyterLite site need no compiler; tests/test_i18n.py checks each .mo matches
+its sources and that no message is translated in two of them.
 """
 from __future__ import annotations
 
@@ -11,24 +15,48 @@ import io
 import sys
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALE = Path(__file__).resolve().parents[1] / "acl_lab" / "locale"
+DOMAIN = "acl_lab"
 
 
-def compiled(po: Path) -> bytes:
-    with po.open("rb") as f:
-        catalog = read_po(f)
+def sources(language_dir: Path) -> list[Path]:
+    """The .po files of one language, the core catalog first."""
+    pos = sorted((language_dir / "LC_MESSAGES").glob("*.po"))
+    return sorted(pos, key=lambda p: p.stem != DOMAIN)
+
+
+def merged(pos: list[Path]) -> Catalog:
+    """One catalog of every entry of ``pos``; the first file's header."""
+    catalog = None
+    for po in pos:
+        with po.open("rb") as f:
+            part = read_po(f)
+        if catalog is None:
+            catalog = part
+            continue
+        for message in part:
+            if message.id:
+                catalog[message.id] = message
+    return catalog
+
+
+def compiled(pos: list[Path]) -> bytes:
     out = io.BytesIO()
-    write_mo(out, catalog)
+    write_mo(out, merged(pos))
     return out.getvalue()
 
 
 def main() -> int:
-    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
-        po.with_suffix(".mo").write_bytes(compiled(po))
-        print(f"compiled {po.with_suffix('.mo').relative_to(LOCALE.parent.parent)}")
+    for language_dir in sorted(p for p in LOCALE.iterdir() if p.is_dir()):
+        pos = sources(language_dir)
+        mo = language_dir / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        mo.write_bytes(compiled(pos))
+        print(f"compiled {mo.relative_to(LOCALE.parent.parent)} from "
+              f"{', '.join(p.name for p in pos)}")
     return 0
 
 
