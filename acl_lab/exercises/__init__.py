@@ -56,13 +56,33 @@ def message_ids() -> set[str]:
             | {text for title, hint, _fn in _CHECKS.values() for text in (title, hint)})
 
 
-def exercise(exercise_id: str, title: str, hint: str):
+#: How hard an exercise is, as the chapter self-tests grade them.
+LEVELS = ("easy", "medium", "hard")
+_LEVELS: dict[str, str] = {}
+
+
+def exercise(exercise_id: str, title: str, hint: str, level: str = "medium"):
     """Register a check. It returns a success message, or raises NotYet(hint) / fails an
-    assert (then the registered ``hint`` is shown)."""
+    assert (then the registered ``hint`` is shown). ``level`` is one of LEVELS."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+
     def register(fn: Callable) -> Callable:
         _CHECKS[exercise_id] = (title, hint, fn)
+        _LEVELS[exercise_id] = level
         return fn
     return register
+
+
+def level(exercise_id: str) -> str:
+    """'easy', 'medium' or 'hard': how the chapter's self-test grades the exercise."""
+    _lookup(exercise_id)
+    return _LEVELS[exercise_id]
+
+
+def title(exercise_id: str) -> str:
+    """The exercise's title in the current language."""
+    return _(_lookup(exercise_id)[0])
 
 
 def _lookup(exercise_id: str):
@@ -187,10 +207,10 @@ def _blame_the_check(error: BaseException, exercise_id: str) -> None:
                        exercise=exercise_id))
 
 
-def available() -> list[str]:
-    """Every exercise id of every chapter module present."""
+def available(chapter: str | None = None) -> list[str]:
+    """Every exercise id of every chapter module present, or of one chapter ("05")."""
     from importlib import resources
     for entry in resources.files(__name__).iterdir():
         if entry.name.startswith("ch") and entry.name.endswith(".py"):
             importlib.import_module(f"{__name__}.{entry.name[:-3]}")
-    return sorted(_CHECKS)
+    return sorted(e for e in _CHECKS if chapter is None or e.split(".")[0] == chapter)
