@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import numbers
+import os
 import sysconfig
 import typing
 from dataclasses import dataclass
@@ -72,6 +73,18 @@ def exercise(exercise_id: str, title: str, hint: str, level: str = "medium"):
         _LEVELS[exercise_id] = level
         return fn
     return register
+
+
+#: The setting a course's image or hub sets to keep solutions (and the self-tests' answers)
+#: from its learners: ACL_LAB_SOLUTIONS=off.
+SOLUTIONS_SETTING = "ACL_LAB_SOLUTIONS"
+
+
+def solutions_allowed() -> bool:
+    """Whether solutions and self-test answers may be shown: yes, unless the course set
+    ACL_LAB_SOLUTIONS to off (or 0, no, false)."""
+    return os.environ.get(SOLUTIONS_SETTING, "on").strip().lower() not in (
+        "off", "0", "no", "false")
 
 
 def level(exercise_id: str) -> str:
