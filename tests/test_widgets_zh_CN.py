@@ -1,6 +1,7 @@
 """The views in Chinese (the zh_CN edition): every label, legend, axis title, summary line,
 hover text, control and "shown as last seen" notice comes from the catalog, Chinese text
 fits the picture, the picture names a CJK font, and English comes back unchanged."""
+import functools
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
@@ -62,11 +63,20 @@ def texts_of(view) -> list[str]:
     return out
 
 
+@functools.cache
+def api_names() -> frozenset[str]:
+    """The pyACL function names (``memset_async``, ``synchronize_stream`` ...): a view may
+    name the call a span of host time was spent in."""
+    from acl_lab.trace import pyacl_functions
+    return frozenset(name for fns in pyacl_functions(acl_lab.load()).values() for name in fns)
+
+
 def english_words(texts: list[str], fields=()) -> set[str]:
-    """ASCII words of ``texts`` that are not kept names, ACL enum names or ``fields`` (the
-    recorded fields of a task, shown by name)."""
+    """ASCII words of ``texts`` that are not kept names, API names, ACL enum names or
+    ``fields`` (the recorded fields of a task, shown by name)."""
     return {word for text in texts for word in WORD.findall(text)
-            if word not in KEPT and word not in fields and not word.startswith("ACL_")}
+            if word not in KEPT and word not in fields and not word.startswith("ACL_")
+            and word not in api_names()}
 
 
 def assert_chinese(view, *expected: str) -> None:
@@ -139,6 +149,10 @@ def test_memory_gauge_in_chinese(chinese, bare_acl):
     gauge = MemoryGauge(bare_acl)
     assert_chinese(gauge, "HBM 大页", "DDR 普通页", "HBM 全部", "各内存属性的已用量与总量",
                    "已用 0 B，共 60.0 GiB", "HBM 全部 0 B/60.0 GiB，DDR")
+    block, _ = bare_acl.rt.malloc(3 << 20, C.ACL_MEM_MALLOC_NORMAL_ONLY)
+    gauge.refresh()
+    assert_chinese(gauge, "放大：整条为 4.0 MiB", "（0.073%）")
+    assert bare_acl.rt.free(block) == 0
     assert bare_acl.rt.reset_device(0) == 0
     gauge.refresh()
     assert_chinese(gauge, "当前没有打开的Device：显示最后所见状态", "（显示最后所见状态）")
@@ -162,7 +176,7 @@ def test_stream_timeline_in_chinese(chinese, acl):
     assert acl.rt.synchronize_device() == 0
     view = StreamTimeline()
     assert_chinese(view, "Host侧", "默认Stream", "个任务", "模拟时间 (µs)", "Event记录",
-                   "Event等待", "Host：下发任务", "模型执行（重放）", "忙碌时间（模拟）", "起止时间",
+                   "Event等待", "Host：下发任务", "Host：等待", "模型执行（重放）", "忙碌时间（模拟）", "起止时间",
                    "最近任务数", "Stream时间线：")
     view.last.value = 2
     assert_chinese(view, "（最近 2 个，共")
@@ -176,7 +190,7 @@ def test_capture_graph_in_chinese(chinese, acl):
     model = _capture(acl, stream, tasks=14)
     graph = CaptureGraph(model)
     assert_chinese(graph, "尚未执行", "一次下发即可运行", "数据：任务读取先前任务写入的数据",
-                   "虚线：在下一次执行时读取", "执行顺序", "位于 0x", "任务 1-12（共 14 个）")
+                   "虚线：在下一次执行时读取", "执行顺序", "位于 0x", "任务 1-7（共 14 个）", "主流")
     for _ in range(2):
         assert acl.mdl.ri_execute_async(model, stream) == 0
     assert acl.mdl.ri_execute(model, 1000) == 0
