@@ -11,6 +11,7 @@ import acl_lab
 from acl_lab import constants as C
 from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
+from acl_lab.widgets import CopyMap, MemoryMap
 from simhelpers import fresh, write
 
 
@@ -166,7 +167,10 @@ def test_bytes_skipped_to_align_a_start_are_drawn_as_a_gap(pool):
     lambda acl: MemoryGauge(acl),
     lambda acl: StreamTimeline(),
     lambda acl: CaptureGraph(_replayed_model(acl)),
-], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph"])
+    lambda acl: MemoryMap(),
+    lambda acl: CopyMap(),
+], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
+        "MemoryMap", "CopyMap"])
 def test_each_widget_leaves_a_png_and_a_short_text(acl, make):
     widget = make(acl)
     bundle = widget._repr_mimebundle_()
@@ -304,8 +308,10 @@ def _overflow(svg: str) -> list[str]:
     lambda acl: StreamTimeline(),
     lambda acl: CaptureGraph(_replayed_model(acl)),
     lambda acl: CaptureGraph(0x7FFFFFFF),
+    lambda acl: MemoryMap(),
+    lambda acl: CopyMap(),
 ], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
-        "CaptureGraph-no-model"])
+        "CaptureGraph-no-model", "MemoryMap", "CopyMap"])
 def test_no_title_or_label_is_clipped(acl, make):
     stream, _ = acl.rt.create_stream()
     acl_lab.name(stream, "a stream with a rather long name for its lane")

@@ -17,7 +17,7 @@ import acl_lab
 from .. import constants as C
 from ..i18n import N_, _, join_list
 from ..trace import untraced
-from ._base import GONE, View
+from ._base import GONE, View, device_open
 from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
 
 KINDS = ("HBM", "DDR")
@@ -34,13 +34,6 @@ def _present_kinds(snap: dict) -> tuple[str, ...]:
     if pools is None:
         return KINDS
     return tuple(k for k in KINDS if any(p["kind"] == k for p in pools))
-
-
-def _device_open(snap: dict) -> bool:
-    devices = snap.get("devices")
-    if devices is None:        # a backend that does not say: just ask
-        return True
-    return bool(snap.get("initialized")) and any(d["open"] for d in devices.values())
 
 
 class GaugeModel:
@@ -65,7 +58,7 @@ class GaugeModel:
 
     def refresh(self) -> None:
         snap = acl_lab.snapshot()
-        if not _device_open(snap):
+        if not device_open(snap):
             self.gone = bool(self.readings)
             self.note = (_("no device open now: {gone}").format(gone=_(GONE)) if self.gone
                          else _("no device open: call acl.init() and acl.rt.set_device(0) to "

@@ -18,7 +18,7 @@ import ipywidgets as widgets
 import acl_lab
 
 from ..i18n import N_, _, join_list
-from ._base import GONE, View, generation
+from ._base import GONE, View, device_open, generation
 from ._places import PLACE_COLORS, place, place_label, place_short
 from ._svg import MUTED, Svg, format_bytes, message, text_width
 
@@ -44,14 +44,20 @@ class MemoryMapModel:
         if self.generation not in (None, now) and self.pools:
             self.note = _("{gone} (the process was reset since)").format(gone=_(GONE))
             return
-        self.generation = now
         snap = acl_lab.snapshot()
+        if not device_open(snap):
+            if self.pools:             # reset or finalized since: keep the last look
+                self.note = _("no device open now: {gone}").format(gone=_(GONE))
+            else:
+                self.note = _("no device open: call acl.init() and acl.rt.set_device(0) to "
+                              "see memory")
+            return
+        self.generation = now
         self.pools = list(snap.get("pools") or [])
         self.allocations = sorted(snap.get("allocations") or [], key=lambda a: a["ptr"])
         self.names = dict(acl_lab.tracer().names)
         self.run_mode = snap.get("run_mode")
-        self.note = "" if self.pools else _("no memory to show: call acl.init() and "
-                                            "acl.rt.set_device(0) first")
+        self.note = ""
 
     def host_groups(self) -> list[tuple[str, str, list[dict], dict | None]]:
         """(place, title, blocks, pool row) of the host side: pinned, then pageable."""
@@ -98,11 +104,13 @@ class MemoryMapModel:
         for a in self.allocations:
             per[place(a)][0] += 1
             per[place(a)][1] += a["size"]
-        parts = [f"{place_short(k)} {n} ({format_bytes(b)})" for k, (n, b) in per.items() if n]
-        return _("MemoryMap: {blocks}{parts}").format(
-            blocks=_count_blocks(len(self.allocations)),
-            parts=": " + join_list(parts) if parts else "") + (
-            f" ({_(GONE)})" if self.note else "")
+        parts = [_("{place} {n} ({bytes})").format(place=place_short(k), n=n,
+                                                   bytes=format_bytes(b))
+                 for k, (n, b) in per.items() if n]
+        blocks = _count_blocks(len(self.allocations))
+        text = _("MemoryMap: {blocks}: {parts}").format(blocks=blocks, parts=join_list(parts)) \
+            if parts else _("MemoryMap: {note}").format(note=blocks)
+        return _("{text} ({gone})").format(text=text, gone=_(GONE)) if self.note else text
 
     def state(self) -> tuple:
         return (self.note, self.run_mode, tuple(tuple(a.values()) for a in self.allocations),
@@ -130,7 +138,6 @@ def block_hover(a: dict) -> str:
     return "\n".join([f"{a['api']} -> 0x{a['ptr']:x}",
                       _("asked {size} B, took {footprint} B").format(size=a["size"],
                                                                      footprint=a["footprint"]),
-                      _("pool: {pool}").format(pool=a["pool"]),
                       f"0x{a['ptr']:x} % 64 = {a['ptr'] % 64}, % 128 = {a['ptr'] % 128}"])
 
 
