@@ -94,6 +94,8 @@ def test_the_host_lane_shows_launches_and_waits_from_the_trace(acl, work):
         (sync.start_us, sync.end_us, "waiting", "rt.synchronize_stream")]
     assert view.model.axis() == (launch.start_us, sync.end_us)   # the launch, the wait
     assert [name.split("\n")[0] for name, _ in view.model.lanes()] == ["host", f"0x{stream:x}"]
+    busy = launch.end_us - launch.start_us                    # waiting is not busy
+    assert view.model.lanes()[0][0] == f"host\n2 calls · {busy:,.1f} µs busy"
 
 
 def _boxes(svg: str) -> list[tuple[float, float]]:

@@ -72,9 +72,10 @@ def host_time(calls, since: float | None) -> list[HostSpan]:
 
 
 def _busy(spans: list[HostSpan], t0: float, t1: float) -> float:
-    """Host time in [t0, t1] that some call of the lane covers (nested calls count once)."""
+    """Host time in [t0, t1] that a call of the lane spent working, not waiting (nested
+    calls count once)."""
     total, reach = 0.0, t0
-    for h in sorted(spans, key=lambda h: h.start):
+    for h in sorted((h for h in spans if h.kind != "waiting"), key=lambda h: h.start):
         start, end = max(h.start, reach), min(h.end, t1)
         if end > start:
             total += end - start
