@@ -39,6 +39,23 @@ VIEW_CELLS = {
                        "    acl.rt.memset_async(dev, 4096, i, 4096, stream)\n",
                        "from acl_lab.widgets import StreamTimeline\n"
                        "StreamTimeline()._repr_mimebundle_()\n"),
+    "MemoryMap": ("import numpy as np\n"
+                  "host, _ = acl.rt.malloc_host(512)\n"
+                  "blocks = [acl.rt.malloc(512, p)[0] for p in (0, 1, 2)]\n"
+                  "media, _ = acl.media.dvpp_malloc(512)\n"
+                  "samples = np.zeros(512, dtype=np.uint8)\n"
+                  "acl.util.numpy_to_ptr(samples)\n",
+                  "from acl_lab.widgets import MemoryMap\n"
+                  "MemoryMap()._repr_mimebundle_()\n"),
+    "CopyMap": ("stream, _ = acl.rt.create_stream()\n"
+                "host, _ = acl.rt.malloc_host(4096)\n"
+                "dev, _ = acl.rt.malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+                "dev2, _ = acl.rt.malloc(4096, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+                "for dst, src, kind in ((dev, host, 1), (dev2, dev, 3), (host, dev2, 2)):\n"
+                "    acl.rt.memcpy(dst, 4096, src, 4096, kind)\n"
+                "acl.rt.memcpy_async(host, 4096, dev, 4096, 2, stream)\n",
+                "from acl_lab.widgets import CopyMap\n"
+                "CopyMap()._repr_mimebundle_()\n"),
 }
 
 

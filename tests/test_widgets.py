@@ -11,6 +11,7 @@ import acl_lab
 from acl_lab import constants as C
 from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
+from acl_lab.widgets import CopyMap, MemoryMap
 from simhelpers import fresh, write
 
 
@@ -139,13 +140,37 @@ def _replayed_model(acl) -> int:
     return model
 
 
+def test_bytes_skipped_to_align_a_start_are_drawn_as_a_gap(pool):
+    """The walkthrough (07 cell 24): the 96 B skipped to give a dvpp segment its 128-byte
+    start were drawn in the free colour, though the chapter calls them a gap."""
+    import xml.etree.ElementTree as ET
+    from acl_lab.widgets._svg import COLORS
+    pool.alloc(100)                                           # m = 160: ends at +160
+    scratch = pool.alloc(300, name="scratch", rule="dvpp")    # starts at +256
+    assert scratch - pool.base == 256
+    assert [(b.start - pool.base, b.kind) for b in pool.blocks()[:2]] == [(0, "segment"),
+                                                                           (160, "free")]
+    def gaps(svg: str) -> list:                                # not the legend's swatch
+        return [r for r in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect")
+                if r.get("fill") == COLORS["gap"] and len(r)]
+    svg = PoolView(pool).svg()
+    assert len(gaps(svg)) == 1
+    assert "alignment gap: 96 B at +0xa0, skipped to start scratch on a multiple of 128 " \
+           "(still free)" in ET.tostring(gaps(svg)[0], encoding="unicode")
+    pool.free(scratch)                                        # a hole after a free is free
+    assert gaps(PoolView(pool).svg()) == []
+
+
 @pytest.mark.parametrize("make", [
     lambda acl: PoolView(MemoryPool(acl, 4096)),
     lambda acl: AlignmentExplorer(),
     lambda acl: MemoryGauge(acl),
     lambda acl: StreamTimeline(),
     lambda acl: CaptureGraph(_replayed_model(acl)),
-], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph"])
+    lambda acl: MemoryMap(),
+    lambda acl: CopyMap(),
+], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
+        "MemoryMap", "CopyMap"])
 def test_each_widget_leaves_a_png_and_a_short_text(acl, make):
     widget = make(acl)
     bundle = widget._repr_mimebundle_()
@@ -193,6 +218,26 @@ def test_gauge_follows_get_mem_info(acl):
     assert _gauge_rows(gauge)["ACL_HBM_MEM_HUGE"] == (total - free, total)
     assert "2.0 GiB used of 56.0 GiB (3.6%)" in svg_texts(gauge.picture.value)
     assert _gauge_rows(gauge)["ACL_HBM_MEM_NORMAL"][0] == 0
+
+
+def test_a_small_allocation_shows_at_a_readable_scale(acl):
+    """The walkthrough (08 cell 12, 04 cell 17): 326 KiB of a 4 GiB pool drew nothing
+    visible and read "0.0%". A share under 1% gets a zoomed bar it fills half of or more."""
+    import xml.etree.ElementTree as ET
+    from acl_lab.widgets.gauge import BAR_W
+    ptr, _ = acl.rt.malloc(333_000, C.ACL_MEM_MALLOC_NORMAL_ONLY)
+    gauge = MemoryGauge(acl, attrs=["ACL_HBM_MEM_NORMAL", "ACL_HBM_MEM_HUGE"])
+    used, total = _gauge_rows(gauge)["ACL_HBM_MEM_NORMAL"]
+    texts = svg_texts(gauge.svg())
+    assert f"{used / 1024:.1f} KiB used of 4.0 GiB (0.0078%)" in texts   # not "0.0%"
+    assert "zoomed: the bar is 512.0 KiB" in texts and "0 B used of 56.0 GiB (0.0%)" in texts
+    filled = [float(r.get("width")) for r in ET.fromstring(gauge.svg()).iter(
+        "{http://www.w3.org/2000/svg}rect") if r.get("fill") == "#4c72b0"]
+    assert max(filled) == pytest.approx(BAR_W * used / (512 << 10), abs=0.1)
+    assert max(filled) >= BAR_W / 2                                       # readable
+    assert repr(gauge) == ("MemoryGauge: HBM normal 325.2 KiB/4.0 GiB, HBM huge 0 B/56.0 GiB "
+                           "used")                                        # not empty
+    acl.rt.free(ptr)
 
 
 def test_gauge_shows_only_the_kinds_the_device_has():
@@ -263,8 +308,10 @@ def _overflow(svg: str) -> list[str]:
     lambda acl: StreamTimeline(),
     lambda acl: CaptureGraph(_replayed_model(acl)),
     lambda acl: CaptureGraph(0x7FFFFFFF),
+    lambda acl: MemoryMap(),
+    lambda acl: CopyMap(),
 ], ids=["PoolView", "AlignmentExplorer", "MemoryGauge", "StreamTimeline", "CaptureGraph",
-        "CaptureGraph-no-model"])
+        "CaptureGraph-no-model", "MemoryMap", "CopyMap"])
 def test_no_title_or_label_is_clipped(acl, make):
     stream, _ = acl.rt.create_stream()
     acl_lab.name(stream, "a stream with a rather long name for its lane")

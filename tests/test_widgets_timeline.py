@@ -88,9 +88,55 @@ def test_the_host_lane_shows_launches_and_waits_from_the_trace(acl, work):
     assert acl.rt.memset_async(dev, 4096, 1, 4096, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     view = StreamTimeline()
-    launch = next(c for c in acl_lab.tracer().calls if c.name == "rt.memset_async")
-    assert (launch.start_us, launch.end_us, "launch") in view.model.host
-    assert all(kind in ("launch", "blocking") for _, _, kind in view.model.host)
+    launch, sync = acl_lab.tracer().calls[-2:]
+    assert [(h.start, h.end, h.kind, h.name) for h in view.model.host] == [
+        (launch.start_us, launch.end_us, "launch", "rt.memset_async"),
+        (sync.start_us, sync.end_us, "waiting", "rt.synchronize_stream")]
+    assert view.model.axis() == (launch.start_us, sync.end_us)   # the launch, the wait
+    assert [name.split("\n")[0] for name, _ in view.model.lanes()] == ["host", f"0x{stream:x}"]
+    busy = launch.end_us - launch.start_us                    # waiting is not busy
+    assert view.model.lanes()[0][0] == f"host\n2 calls · {busy:,.1f} µs busy"
+
+
+def _boxes(svg: str) -> list[tuple[float, float]]:
+    """(x, x + width) of every filled box of a timeline picture below its title."""
+    import xml.etree.ElementTree as ET
+    return [(float(r.get("x")), float(r.get("x")) + float(r.get("width")))
+            for r in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}rect")
+            if r.get("fill") not in ("none",) and float(r.get("y")) > 28
+            and float(r.get("height")) > 12]
+
+
+def test_host_bars_stay_on_the_axis_clear_of_the_lane_names(acl, work):
+    """The learner's walkthrough (08 cell 37): a host call that began before the window
+    (a callback worker's process_report) covered the lane names and ran past the axis."""
+    stream, dev, host = work
+    from acl_lab.widgets._tasks import PLOT_W, lanes_width
+    t0 = acl_lab.snapshot()["now_us"]
+    done = []
+    worker, _ = acl.util.start_thread(lambda args: [acl.rt.process_report(20)
+                                                    for _ in range(200) if not done], [0])
+    assert acl.rt.subscribe_report(worker, stream) == 0
+    for k in range(3):
+        assert acl.rt.memcpy_async(dev, 4096, host, 4096, H2D, stream) == 0
+        assert acl.rt.launch_callback(lambda d: acl.rt.memcpy(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST),
+                                      [k], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    done.append(1)
+    assert acl.rt.unsubscribe_report(worker, stream) == 0
+    assert acl.util.stop_thread(worker) == 0
+    view = StreamTimeline(since_us=t0)
+    lanes = view.model.lanes()
+    left = lanes_width(lanes) + 20
+    for x0, x1 in _boxes(view.svg()):
+        assert left - 0.1 <= x0 and x1 <= left + PLOT_W + 0.1, (x0, x1)
+    names = [name.split("\n")[0] for name, _ in lanes]
+    assert names[:2] == ["host (main)", "host (thread-1)"]
+    kinds = {h.thread: {h.kind for h in view.model.host if h.thread == t}
+             for h in view.model.host for t in [h.thread]}
+    assert kinds["main"] == {"launch", "waiting"}                # the launches, the wait
+    assert "launch" not in kinds["thread-1"]                    # process_report waits
+    assert "waiting" in kinds["thread-1"] and "blocking" in kinds["thread-1"]
 
 
 def test_since_us_leaves_earlier_work_out(acl, work):
@@ -100,7 +146,7 @@ def test_since_us_leaves_earlier_work_out(acl, work):
     assert acl.rt.memset_async(dev, 4096, 2, 4096, 0) == 0
     view = StreamTimeline(since_us=now)
     assert [r["stream"] for r in view.model.window()] == [0]
-    assert all(start >= now for start, _, _ in view.model.host)
+    assert all(h.start >= now for h in view.model.host)
 
 
 def test_named_streams_name_their_lanes_and_the_trace_table(acl, work):
@@ -225,9 +271,12 @@ def test_a_long_model_shows_the_boxes_around_the_picked_task(acl, work):
         assert acl.rt.memset_async(dev, 4096, i, 64, stream) == 0
     model, _ = acl.mdl.ri_capture_end(stream)
     graph = CaptureGraph(model)
-    assert [t["seq"] for t in graph.model.shown()] == list(range(1, 13))
+    assert [t["seq"] for t in graph.model.shown()] == list(range(1, 8))
     graph.task.value = 20
-    assert [t["seq"] for t in graph.model.shown()] == list(range(9, 21))
+    assert [t["seq"] for t in graph.model.shown()] == list(range(14, 21))
+    graph.task.value = 10
+    assert [t["seq"] for t in graph.model.shown()] == list(range(7, 14))
+    assert "tasks 7-13 of 20" in svg_texts(graph.svg())
     assert repr(graph).endswith("20 tasks (memset → memset → memset → memset → …), "
                                 "0 replays")
 
@@ -245,3 +294,70 @@ def test_capture_graph_without_models_on_the_backend_says_why(monkeypatch):
     ascend_like_snapshot(monkeypatch)
     graph = CaptureGraph(0x40000040)
     assert "ascend backend does not report captured models" in graph.picture.value
+
+
+def _two_stream_model(acl, names: bool):
+    """The runtime guide's fork and join (chapter 06 section 5): copy in on main, an
+    operator's stand-in (a memset) on side, copy out on main."""
+    main, _ = acl.rt.create_stream()
+    side, _ = acl.rt.create_stream()
+    if names:
+        acl_lab.name(main, "main")
+        acl_lab.name(side, "side")
+    fork, _ = acl.rt.create_event_ex_with_flag(C.ACL_EVENT_SYNC)
+    join, _ = acl.rt.create_event_ex_with_flag(C.ACL_EVENT_SYNC)
+    dev, _ = acl.rt.malloc(4096, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(4096)
+    assert acl.mdl.ri_capture_begin(main, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.rt.memcpy_async(dev, 4096, host, 4096, H2D, main) == 0
+    assert acl.rt.record_event(fork, main) == 0
+    assert acl.rt.stream_wait_event(side, fork) == 0
+    assert acl.rt.memset_async(dev, 4096, 3, 4096, side) == 0
+    assert acl.rt.record_event(join, side) == 0
+    assert acl.rt.stream_wait_event(main, join) == 0
+    assert acl.rt.memcpy_async(host, 4096, dev, 4096, C.ACL_MEMCPY_DEVICE_TO_HOST, main) == 0
+    model, ret = acl.mdl.ri_capture_end(main)
+    assert ret == 0
+    return model, main, side
+
+
+def _crosses(segment, box) -> bool:
+    """Whether an axis-parallel segment runs through the inside of a box."""
+    from acl_lab.widgets.capture_graph import Box
+    (x1, y1), (x2, y2) = segment
+    b: Box = box
+    if y1 == y2:
+        return b.y < y1 < b.y + b.h and min(x1, x2) < b.x + b.w and max(x1, x2) > b.x
+    return b.x < x1 < b.x + b.w and min(y1, y2) < b.y + b.h and max(y1, y2) > b.y
+
+
+def test_a_two_stream_model_shows_each_stream_as_a_lane_and_no_arrow_crosses_a_box(acl):
+    """The walkthrough (06 cell 51): no stream was shown, #7 wrapped onto a row that read
+    like a lane, and arrows crossed boxes and their text."""
+    from acl_lab.widgets.capture_graph import chain_layout
+    model, main, side = _two_stream_model(acl, names=True)
+    graph = CaptureGraph(model)
+    boxes, edges, lanes, _ = chain_layout(graph.model, 0, 100)
+    assert [s for s, _ in lanes] == [main, side]
+    tasks = {t["seq"]: t for t in graph.model.tasks()}
+    lane_top = dict(lanes)
+    assert all(boxes[q].y == lane_top[tasks[q]["stream"]] for q in tasks)  # each on its lane
+    assert [b.x for _, b in sorted(boxes.items())] == sorted(b.x for b in boxes.values())
+    assert len({b.x for b in boxes.values()}) == len(boxes)                # one column each
+    assert {"flow", "loop", "order", "event"} <= {e.kind for e in edges}
+    for e in edges:
+        for seg in zip(e.points, e.points[1:]):
+            assert seg[0][0] == seg[1][0] or seg[0][1] == seg[1][1], e      # steps only
+            assert not [q for q, b in boxes.items() if _crosses(seg, b)], (e, seg)
+    texts = svg_texts(graph.svg())
+    assert {"main", "side", "origin stream", "joined stream"} <= set(texts)
+    graph.task.value = 4
+    assert f"<code>side (0x{side:x})</code>" in graph.details.value      # named, and in hex
+
+
+def test_an_unnamed_stream_shows_in_hex_in_the_details(acl):
+    model, main, side = _two_stream_model(acl, names=False)
+    graph = CaptureGraph(model)
+    assert f"<code>0x{main:x}</code>" in graph.details.value
+    assert str(main) not in graph.details.value
+    assert {f"0x{main:x}", f"0x{side:x}"} <= set(svg_texts(graph.svg()))

@@ -1,6 +1,7 @@
 """The views in Chinese (the zh_CN edition): every label, legend, axis title, summary line,
 hover text, control and "shown as last seen" notice comes from the catalog, Chinese text
 fits the picture, the picture names a CJK font, and English comes back unchanged."""
+import functools
 import re
 import xml.etree.ElementTree as ET
 from html import unescape
@@ -11,6 +12,7 @@ import acl_lab
 from acl_lab import constants as C
 from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
+from acl_lab.widgets import CopyMap, MemoryMap
 from acl_lab.i18n import columns
 from acl_lab.widgets._svg import FONT, FONT_CJK
 from simhelpers import fresh, write
@@ -22,13 +24,14 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 KEPT = {
     # classes and calls
     "PoolView", "MemoryPool", "AlignmentExplorer", "MemoryGauge", "StreamTimeline",
-    "CaptureGraph", "ALIGN_UP", "len", "alloc", "free", "check_guards", "acl", "rt", "mdl",
+    "CaptureGraph", "MemoryMap", "CopyMap", "ALIGN_UP", "len", "alloc", "free", "check_guards", "acl", "rt", "mdl",
     "init", "set_device", "get_mem_info", "ri_capture_end", "ri_execute_async", "model",
     "stream", "aclmdlRIExecute", "aclnn", "memcpy", "memset", "memcpy2d", "src", "dst", "out",
     "ptr", "value", "nbytes", "seq", "kind", "direction", "duration_us", "device", "args",
     # rules, allocators, memory kinds (API values), glossary terms kept in English
     "runtime", "dvpp", "malloc_align32", "malloc_host", "HBM", "DDR", "Host", "Device",
-    "Stream", "Event", "H2D", "D2D", "D2H", "ACL_MEMCPY_HOST_TO_DEVICE",
+    "Stream", "Event", "H2D", "D2D", "D2H", "H2H", "DVPP", "numpy", "bytes", "dvpp_malloc",
+    "ACL_HOST", "ACL_DEVICE", "malloc", "ACL_MEMCPY_HOST_TO_DEVICE",
     "ACL_MEMCPY_DEVICE_TO_DEVICE", "ACL_MEMCPY_DEVICE_TO_HOST",
     # units
     "GiB", "MiB", "KiB", "px",
@@ -62,11 +65,20 @@ def texts_of(view) -> list[str]:
     return out
 
 
+@functools.cache
+def api_names() -> frozenset[str]:
+    """The pyACL function names (``memset_async``, ``synchronize_stream`` ...): a view may
+    name the call a span of host time was spent in."""
+    from acl_lab.trace import pyacl_functions
+    return frozenset(name for fns in pyacl_functions(acl_lab.load()).values() for name in fns)
+
+
 def english_words(texts: list[str], fields=()) -> set[str]:
-    """ASCII words of ``texts`` that are not kept names, ACL enum names or ``fields`` (the
-    recorded fields of a task, shown by name)."""
+    """ASCII words of ``texts`` that are not kept names, API names, ACL enum names or
+    ``fields`` (the recorded fields of a task, shown by name)."""
     return {word for text in texts for word in WORD.findall(text)
-            if word not in KEPT and word not in fields and not word.startswith("ACL_")}
+            if word not in KEPT and word not in fields and not word.startswith("ACL_")
+            and word not in api_names()}
 
 
 def assert_chinese(view, *expected: str) -> None:
@@ -139,6 +151,10 @@ def test_memory_gauge_in_chinese(chinese, bare_acl):
     gauge = MemoryGauge(bare_acl)
     assert_chinese(gauge, "HBM 大页", "DDR 普通页", "HBM 全部", "各内存属性的已用量与总量",
                    "已用 0 B，共 60.0 GiB", "HBM 全部 0 B/60.0 GiB，DDR")
+    block, _ = bare_acl.rt.malloc(3 << 20, C.ACL_MEM_MALLOC_NORMAL_ONLY)
+    gauge.refresh()
+    assert_chinese(gauge, "放大：整条为 4.0 MiB", "（0.073%）")
+    assert bare_acl.rt.free(block) == 0
     assert bare_acl.rt.reset_device(0) == 0
     gauge.refresh()
     assert_chinese(gauge, "当前没有打开的Device：显示最后所见状态", "（显示最后所见状态）")
@@ -162,7 +178,7 @@ def test_stream_timeline_in_chinese(chinese, acl):
     assert acl.rt.synchronize_device() == 0
     view = StreamTimeline()
     assert_chinese(view, "Host侧", "默认Stream", "个任务", "模拟时间 (µs)", "Event记录",
-                   "Event等待", "Host：下发任务", "模型执行（重放）", "忙碌时间（模拟）", "起止时间",
+                   "Event等待", "Host：下发任务", "Host：等待", "模型执行（重放）", "忙碌时间（模拟）", "起止时间",
                    "最近任务数", "Stream时间线：")
     view.last.value = 2
     assert_chinese(view, "（最近 2 个，共")
@@ -176,7 +192,7 @@ def test_capture_graph_in_chinese(chinese, acl):
     model = _capture(acl, stream, tasks=14)
     graph = CaptureGraph(model)
     assert_chinese(graph, "尚未执行", "一次下发即可运行", "数据：任务读取先前任务写入的数据",
-                   "虚线：在下一次执行时读取", "执行顺序", "位于 0x", "任务 1-12（共 14 个）")
+                   "虚线：在下一次执行时读取", "执行顺序", "位于 0x", "任务 1-7（共 14 个）", "主流")
     for _ in range(2):
         assert acl.mdl.ri_execute_async(model, stream) == 0
     assert acl.mdl.ri_execute(model, 1000) == 0
@@ -188,6 +204,37 @@ def test_capture_graph_in_chinese(chinese, acl):
     graph.refresh()
     assert_chinese(graph, "已销毁：显示最后所见状态")
     assert_chinese(CaptureGraph(0x7FFFFFFF), "不是捕获模型")
+
+
+def test_memory_map_in_chinese(chinese, acl):
+    host, _ = acl.rt.malloc_host(512)
+    dev, _ = acl.rt.malloc(512, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    media, _ = acl.media.dvpp_malloc(512)
+    view = MemoryMap()
+    assert_chinese(view, "内存所在位置：Host 与 Device 0 上的 3 个内存块（ACL_HOST）", "Host侧",
+                   "锁页内存：malloc_host", "可分页内存：numpy 数组、bytes", "HBM 大页",
+                   "DDR 普通页", "没有内存块", "占用 544 B", "已用 0 B，共 56.0 GiB",
+                   "DVPP内存（起始地址 128 字节对齐）", "MemoryMap：3 个内存块：锁页 1")
+    assert acl.rt.reset_device(0) == 0
+    view.refresh()
+    assert_chinese(view, "当前没有打开的Device：显示最后所见状态")
+    acl_lab.reset()
+    view.refresh()
+    assert_chinese(view, "显示最后所见状态（此后进程已被重置）")
+
+
+def test_copy_map_in_chinese(chinese, acl):
+    assert_chinese(CopyMap(), "还没有内存复制")
+    stream, _ = acl.rt.create_stream()
+    host, _ = acl.rt.malloc_host(4096)
+    dev, _ = acl.rt.malloc(4096, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memcpy(dev, 4096, host, 4096, C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert acl.rt.memcpy_async(host, 4096, dev, 4096, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert_chinese(CopyMap(), "按方向的内存复制：2 次复制", "Host侧", "Device侧",
+                   "H2D：1 次复制，4096 B", "H2H：没有复制", "1 同步 · Host内存：1 锁页",
+                   "模拟时间共", "（kind 写的是 D2H）", "全部复制", "Host 等待", "异步",
+                   "CopyMap：2 次复制")
 
 
 def test_english_comes_back_unchanged(acl):

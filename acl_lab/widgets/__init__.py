@@ -1,7 +1,7 @@
 """Interactive views for notebooks (ipywidgets, pictures drawn as SVG), loaded on first use.
 
     from acl_lab.widgets import PoolView, AlignmentExplorer, MemoryGauge
-    from acl_lab.widgets import StreamTimeline, CaptureGraph
+    from acl_lab.widgets import StreamTimeline, CaptureGraph, MemoryMap, CopyMap
 
 The rule every view follows: **a view shows the state at the moment its cell ran.** It
 changes only when the learner acts on it (its own controls, ``view.refresh()``), or after
@@ -29,6 +29,8 @@ _VIEWS = {
     "MemoryGauge": "gauge",
     "StreamTimeline": "timeline",
     "CaptureGraph": "capture_graph",
+    "MemoryMap": "memory_map",
+    "CopyMap": "copy_map",
 }
 
 __all__ = list(_VIEWS)

@@ -45,6 +45,15 @@ def generation() -> tuple[int, int]:
     return id(trace), trace.generation
 
 
+def device_open(snap: dict) -> bool:
+    """Whether the snapshot's process is initialised with a device open (a backend that
+    does not say counts as open): a view that finds none keeps what it last saw."""
+    devices = snap.get("devices")
+    if devices is None:
+        return True
+    return bool(snap.get("initialized")) and any(d["open"] for d in devices.values())
+
+
 class View:
     """Mixin for an ipywidgets box that has ``summary()``, ``svg()`` and ``refresh()``.
 

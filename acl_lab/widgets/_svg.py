@@ -72,10 +72,12 @@ class Svg:
         return f"<title>{escape(title)}</title>" if title else ""
 
     def rect(self, x, y, w, h, fill, *, title=None, stroke=None, stroke_width=1.0,
-             rx=0.0, opacity=None) -> None:
+             rx=0.0, opacity=None, dash=None) -> None:
         attrs = f'x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" fill="{fill}"'
         if stroke:
             attrs += f' stroke="{stroke}" stroke-width="{num(stroke_width)}"'
+        if dash:
+            attrs += f' stroke-dasharray="{dash}"'
         if rx:
             attrs += f' rx="{num(rx)}"'
         if opacity is not None:

@@ -23,17 +23,20 @@ TASK_COLORS = {
     "model": "#8172b3", "record": "#c44e52", "wait": "#937860",
     "inference": "#da8bc3", "callback": "#ccb974",     # offline model execution, host callback
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
-    "blocking": "#595959",   # host time in any other call: waits, synchronous work, capture
+    "waiting": "#ffffff",    # host time waiting for streams, events or reports (outlined)
+    "blocking": "#595959",   # host time in any other call: synchronous work, capture
 }
 #: What each kind is called in legends and hover texts; translated where shown (``kind_label``).
 TASK_LABELS = {
     "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": N_("operator (aclnn)"),
     "model": N_("model replay"), "record": N_("event record"), "wait": N_("event wait"),
     "inference": N_("offline model execution"), "callback": N_("host callback"),
-    "launch": N_("host: issuing a task"), "blocking": N_("host: other calls"),
+    "launch": N_("host: issuing a task"), "waiting": N_("host: waiting"),
+    "blocking": N_("host: other calls"),
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
 MARKS = ("record", "wait")   # zero-length tasks: drawn as marks, not boxes
+OUTLINE = "#595959"          # the edge of a "waiting" box (its fill is white)
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
 HOVER_DRAWN = 2_000          # boxes with hover text; more are drawn plain (the picture stays small)
 LANE_H, PLOT_W, AXIS_H = 34, 720, 30
@@ -162,7 +165,12 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
         for k, line in enumerate(rest):
             svg.text(left - 8, y + 27 + 11 * k, line, size=9, anchor="end", fill=MUTED)
         svg.line(left, y + LANE_H, left + PLOT_W, y + LANE_H, stroke=GRID, width=0.6)
-        for start, end, kind, text in spans:
+        # the longest first: a call made inside another (a callback's copy inside
+        # process_report) is drawn over it
+        for start, end, kind, text in sorted(spans, key=lambda s: s[0] - s[1]):
+            if end < t0 or start > t1:
+                continue
+            start, end = max(start, t0), min(end, t1)     # nothing leaves the plot
             kinds.add(kind)
             title = text if hover else None
             if kind in MARKS:
@@ -172,9 +180,16 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
                 svg.head(xs, tip, 0, 1 if kind == "record" else -1, color(kind))
                 if title:
                     svg.rect(xs - 3, y + 4, 6, LANE_H - 8, "none", title=title)
+            elif kind == "waiting":
+                svg.rect(x(start), y + 10, max(x(end) - x(start), 1.0), LANE_H - 20,
+                         color(kind), stroke=OUTLINE, stroke_width=0.8, dash="3 2",
+                         title=title)
             else:
                 w = max(x(end) - x(start), 1.0)
-                svg.rect(x(start), y + 8, w, LANE_H - 16, color(kind), title=title)
+                # a hairline of white between boxes wide enough: back-to-back tasks or
+                # launches stay apart
+                svg.rect(x(start), y + 8, w, LANE_H - 16, color(kind), title=title,
+                         stroke="#ffffff" if w >= 4 else None, stroke_width=0.6)
     for (a, ta), (b, tb) in links if len(links) <= LINKS_DRAWN else ():
         svg.arrow(x(ta), top + a * LANE_H + LANE_H / 2, x(tb), top + b * LANE_H + LANE_H / 2,
                   stroke=color("record"), width=0.9, dash="4 3")

@@ -13,6 +13,7 @@ recorded field of one task as a small table.
 from __future__ import annotations
 
 from html import escape
+from typing import NamedTuple
 
 import ipywidgets as widgets
 
@@ -20,15 +21,16 @@ import acl_lab
 
 from ..i18n import N_, _, join_list
 from ._base import GONE, generation
-from ._svg import MUTED, Svg, format_bytes, message, text_width
+from ._svg import MUTED, Svg, format_bytes, message, num, text_width
 from ._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
                      lanes_width, no_timeline_note, short_ptr, span_text, stream_label,
                      stream_names, task_legend)
 
-PER_ROW, MAX_ROWS = 6, 2            # boxes of the chain; a longer model shows a window of it
-BOX_W, BOX_H, GAP, ARC_H = 136, 86, 28, 30
+COLUMNS = 7                          # boxes across; a longer model shows a window of them
+BOX_W, BOX_H, GAP, CHANNEL = 112, 86, 24, 34   # CHANNEL: the room above, between, below lanes
 POINTERS = ("dst", "src", "ptr", "out", "workspace")   # recorded fields that hold addresses
-FLOW, LOOP = "#2a7ab9", "#8172b3"
+HANDLES = ("event", "model")                           # recorded fields that hold handles
+FLOW, LOOP, EVENT = "#2a7ab9", "#8172b3", "#c44e52"
 
 
 def _direction(name: str) -> str:
@@ -57,8 +59,10 @@ def task_lines(t: dict) -> list[str]:
     return [task_name(t), *lines, duration(t["duration_us"])]
 
 
-def _value(key: str, v) -> str:
-    if key in POINTERS and isinstance(v, int):
+def _value(key: str, v, names: dict[int, str]) -> str:
+    if key == "stream" and isinstance(v, int):
+        return f"{names[v]} (0x{v:x})" if v in names else stream_label(v, names)
+    if key in POINTERS + HANDLES and isinstance(v, int):
         return f"0x{v:x}"
     if key == "inputs" and isinstance(v, list):
         return ", ".join(f"0x{p:x}" for p in v)
@@ -67,9 +71,10 @@ def _value(key: str, v) -> str:
     return str(v)
 
 
-def task_details(t: dict) -> list[tuple[str, str]]:
-    """Every recorded field of a task, addresses in hex."""
-    return [(k, _value(k, v)) for k, v in t.items()]
+def task_details(t: dict, names: dict[int, str]) -> list[tuple[str, str]]:
+    """Every recorded field of a task, addresses and handles in hex, a named stream by its
+    name (``acl_lab.name``)."""
+    return [(k, _value(k, v, names)) for k, v in t.items()]
 
 
 def accesses(t: dict, allocations: list[tuple[int, int]]) -> tuple[list, list]:
@@ -178,7 +183,7 @@ class CaptureGraphModel:
 
     def shown(self) -> list[dict]:
         """The boxes drawn: every task, or a window of them around the selected one."""
-        tasks, most = self.tasks(), PER_ROW * MAX_ROWS
+        tasks, most = self.tasks(), COLUMNS
         if len(tasks) <= most:
             return tasks
         at = next((i for i, t in enumerate(tasks) if t["seq"] == self.selected), 0)
@@ -229,7 +234,7 @@ class CaptureGraphModel:
         t = self.task(self.selected)
         if t is None:
             return f"<i>{escape(self.note or _('no task recorded'))}</i>"
-        rows = task_details(t) + [(_("data flow"), line) for line in self.flow_text(t["seq"])]
+        rows = task_details(t, self.names) + [(_("data flow"), line) for line in self.flow_text(t["seq"])]
         body = "".join(f"<tr><th style='text-align: left; padding-right: 12px'>{escape(k)}</th>"
                        f"<td><code>{escape(v)}</code></td></tr>" for k, v in rows)
         return f"<table>{body}</table>"
@@ -244,52 +249,141 @@ class CaptureGraphModel:
         return draw_capture_graph(self)
 
 
-def _box_xy(i: int, top: float) -> tuple[float, float]:
-    return 12 + (i % PER_ROW) * (BOX_W + GAP), top + ARC_H + (i // PER_ROW) * (BOX_H + 2 * ARC_H)
+class Box(NamedTuple):
+    x: float
+    y: float
+    w: float
+    h: float
 
 
-def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float) -> float:
-    """The shown tasks as boxes in replay order, with the data-flow arcs; returns the
-    height used."""
+class Edge(NamedTuple):
+    """An arrow of the chain: a polyline of horizontal and vertical steps that runs only
+    through the gaps between columns and the channels between lanes, never over a box."""
+    points: list[tuple[float, float]]
+    kind: str          # "flow", "loop", "order" or "event"
+    title: str
+
+
+def _lane_streams(model: "CaptureGraphModel") -> list[int]:
+    """Streams of the model, one lane each: the origin first, then the others in the order
+    their first task was recorded."""
+    origin = model.info["stream"] if model.info else None
+    seen = [origin] if origin is not None else []
+    for t in model.tasks():
+        if t["stream"] not in seen:
+            seen.append(t["stream"])
+    return seen
+
+
+def chain_layout(model: "CaptureGraphModel", top: float, left: float):
+    """Where the shown tasks go: one lane per stream, one column per task in replay order.
+    Returns ({seq: Box}, [Edge], [(stream, lane top)], height)."""
     shown = model.shown()
-    at = {t["seq"]: i for i, t in enumerate(shown)}
-    for i, t in enumerate(shown):
-        x, y = _box_xy(i, top)
+    streams = _lane_streams(model)
+    lane = {s: i for i, s in enumerate(streams)}
+    used = sorted({lane[t["stream"]] for t in shown})
+    row = {ln: k for k, ln in enumerate(used)}                  # lanes with a shown task
+    boxes = {t["seq"]: Box(left + i * (BOX_W + GAP), top + CHANNEL + row[lane[t["stream"]]]
+                           * (BOX_H + CHANNEL), BOX_W, BOX_H) for i, t in enumerate(shown)}
+    column = {t["seq"]: i for i, t in enumerate(shown)}
+    tracks: dict[tuple, int] = {}
+
+    def track(key) -> int:
+        tracks[key] = tracks.get(key, -1) + 1
+        return tracks[key]
+
+    def channel_y(k: int, t: int) -> float:
+        """A track in channel k (k = 0 above the first lane, k = n below the last)."""
+        return top + k * (BOX_H + CHANNEL) + CHANNEL / 2 - 8 + (t % 4) * 5
+
+    def gap_x(col: int, t: int) -> float:
+        """A track in the gap before column ``col``."""
+        return left + col * (BOX_W + GAP) - GAP / 2 - 4 + (t % 3) * 4
+
+    def route(a: Box, b: Box, ca: int, cb: int, below: bool, ka: int, kb: int):
+        """From a's top (bottom when ``below``) to b's, through channel and gap tracks."""
+        xa, xb = a.x + a.w * 0.62, b.x + b.w * 0.38
+        ya, yb = (a.y + a.h, b.y + b.h) if below else (a.y, b.y)
+        cha = row_of[ka] + (1 if below else 0)
+        chb = row_of[kb] + (1 if below else 0)
+        ty = channel_y(cha, track(("c", cha)))
+        if cha == chb:
+            return [(xa, ya), (xa, ty), (xb, ty), (xb, yb)]
+        gx = gap_x(cb, track(("g", cb)))
+        ty2 = channel_y(chb, track(("c", chb)))
+        return [(xa, ya), (xa, ty), (gx, ty), (gx, ty2), (xb, ty2), (xb, yb)]
+
+    row_of = {t["seq"]: row[lane[t["stream"]]] for t in shown}
+    edges = []
+    for w, r, loop in model.flow:
+        if w in boxes and r in boxes:
+            what = (_("#{reader} reads what #{writer} wrote at the next replay") if loop else
+                    _("#{reader} reads what #{writer} wrote")).format(reader=r, writer=w)
+            edges.append(Edge(route(boxes[w], boxes[r], column[w], column[r], loop, w, r),
+                              "loop" if loop else "flow", what))
+    last_on: dict[int, int] = {}
+    recorded: dict[int, int] = {}
+    for t in shown:
+        seq, b = t["seq"], boxes[t["seq"]]
+        before = last_on.get(t["stream"])
+        if before is not None:           # the next task on the same stream: straight along
+            a = boxes[before]
+            edges.append(Edge([(a.x + a.w + 2, a.y + a.h / 2), (b.x - 2, b.y + b.h / 2)],
+                              "order", _("replay order")))
+        last_on[t["stream"]] = seq
+        if t["kind"] == "record" and t.get("event") is not None:
+            recorded[t["event"]] = seq
+        elif t["kind"] == "wait" and recorded.get(t.get("event")) is not None:
+            src = recorded[t["event"]]
+            a, ra, rb = boxes[src], row_of[src], row_of[seq]
+            if ra != rb:                 # out of a's right side, into b's left side
+                cha = max(ra, rb) if rb > ra else min(ra, rb) + 1   # the channel next to b
+                gx = gap_x(column[src] + 1, track(("g", column[src] + 1)))
+                ty = channel_y(cha, track(("c", cha)))
+                gx2 = gap_x(column[seq], track(("g", column[seq])))
+                ya, yb = a.y + a.h * 0.75, b.y + b.h * 0.75    # below the order arrows
+                edges.append(Edge([(a.x + a.w, ya), (gx, ya), (gx, ty), (gx2, ty), (gx2, yb),
+                                   (b.x, yb)], "event",
+                                  _("event {event}: #{wait} waits for #{record}").format(
+                                      event=f"0x{t['event']:x}", wait=seq, record=src)))
+    lanes = [(streams[ln], top + CHANNEL + k * (BOX_H + CHANNEL)) for ln, k in row.items()]
+    return boxes, edges, lanes, len(used) * (BOX_H + CHANNEL) + CHANNEL
+
+
+EDGE_STYLE = {"flow": (FLOW, 1.4, None), "loop": (LOOP, 1.4, "5 3"),
+              "order": ("#333333", 1.0, None), "event": (EVENT, 1.1, "4 3")}
+
+
+def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float, left: float) -> float:
+    """The shown tasks as boxes, one lane per stream, with the order, event and data-flow
+    arrows; returns the height used."""
+    boxes, edges, lanes, height = chain_layout(model, top, left)
+    for stream, y in lanes:
+        first = model.label(stream)
+        role = _("origin stream") if model.info and stream == model.info["stream"] else _("joined stream")
+        svg.text(left - 10, y + BOX_H / 2 - 2, first, size=10.5, anchor="end", weight="bold")
+        svg.text(left - 10, y + BOX_H / 2 + 11, role, size=9, anchor="end", fill=MUTED)
+    for t in model.shown():
+        b = boxes[t["seq"]]
         picked = t["seq"] == model.selected
-        hover = "\n".join(f"{k}: {v}" for k, v in task_details(t))
-        svg.rect(x, y, BOX_W, BOX_H, color(t["kind"]), opacity="0.18", rx=5,
+        hover = "\n".join(f"{k}: {v}" for k, v in task_details(t, model.names))
+        svg.rect(b.x, b.y, b.w, b.h, color(t["kind"]), opacity="0.18", rx=5,
                  stroke="#000000" if picked else color(t["kind"]),
                  stroke_width=2.2 if picked else 1.0, title=hover)
-        lines = task_lines(t)
-        for k, line in enumerate(lines):
-            svg.text(x + BOX_W / 2, y + 16 + k * 15, line, size=11 if k == 0 else 9.5,
+        for k, line in enumerate(task_lines(t)):
+            svg.text(b.x + b.w / 2, b.y + 16 + k * 15, line, size=11 if k == 0 else 9.5,
                      anchor="middle", weight="bold" if k == 0 else None, title=hover)
-        if i + 1 < len(shown) and (i + 1) % PER_ROW:
-            svg.arrow(x + BOX_W + 2, y + BOX_H / 2, x + BOX_W + GAP - 2, y + BOX_H / 2,
-                      stroke="#333333", width=1.0)
-    for w, r, loop in model.flow:
-        if w not in at or r not in at:
-            continue
-        (x1, y1), (x2, y2) = _box_xy(at[w], top), _box_xy(at[r], top)
-        a, b = x1 + BOX_W * (0.62 if loop else 0.38), x2 + BOX_W * (0.38 if loop else 0.62)
-        what = (_("#{reader} reads what #{writer} wrote at the next replay") if loop else
-                _("#{reader} reads what #{writer} wrote")).format(reader=r, writer=w)
-        if loop:   # below the boxes, dashed
-            ya, yb = y1 + BOX_H, y2 + BOX_H
-            bend = max(ya, yb) + ARC_H - 4
-            svg.path(f"M{a:.1f},{ya:.1f} C{a:.1f},{bend:.1f} {b:.1f},{bend:.1f} {b:.1f},{yb + 8:.1f}",
-                     stroke=LOOP, width=1.4, dash="5 3", title=what)
-            svg.head(b, yb, 0, -1, LOOP)
-        else:      # above the boxes
-            bend = min(y1, y2) - ARC_H + 4
-            svg.path(f"M{a:.1f},{y1:.1f} C{a:.1f},{bend:.1f} {b:.1f},{bend:.1f} {b:.1f},{y2 - 8:.1f}",
-                     stroke=FLOW, width=1.4, title=what)
-            svg.head(b, y2, 0, 1, FLOW)
-    rows = max(1, -(-len(shown) // PER_ROW))
-    height = rows * (BOX_H + 2 * ARC_H)
+    for e in edges:
+        stroke, width, dash = EDGE_STYLE[e.kind]
+        svg.path(" ".join(f"{'M' if i == 0 else 'L'}{num(x)},{num(y)}"
+                          for i, (x, y) in enumerate(e.points)),
+                 stroke=stroke, width=width, dash=dash, title=e.title)
+        (x1, y1), (x2, y2) = e.points[-2:]
+        svg.head(x2, y2, x2 - x1, y2 - y1, stroke)
     total = len(model.tasks())
+    shown = model.shown()
     if len(shown) < total:
-        svg.text(12 + PER_ROW * (BOX_W + GAP) - GAP, top + height + 4,
+        svg.text(left + len(shown) * (BOX_W + GAP) - GAP, top + height + 4,
                  _("tasks {first}-{last} of {total}").format(
                      first=shown[0]["seq"], last=shown[-1]["seq"], total=total), size=10,
                  anchor="end", italic=True)
@@ -318,14 +412,18 @@ def draw_capture_graph(model: CaptureGraphModel) -> str:
     title = model.heading()
     lanes = _replay_lanes(model)
     left = lanes_width(lanes) + 20 if lanes else 0
-    chain_w = 24 + PER_ROW * (BOX_W + GAP) - GAP
+    chain_left = max([text_width(model.label(s), 10.5) for s in _lane_streams(model)]
+                     + [text_width(_("origin stream"), 9), text_width(_("joined stream"), 9)]) + 22
+    chain_w = chain_left + min(len(model.tasks()), COLUMNS) * (BOX_W + GAP) - GAP + 12
     width = max(chain_w, left + PLOT_W + 24, text_width(title, 12) + 16)
     svg = Svg(width, 0)
     svg.text(8, 18, title, size=12, weight="bold")
     key = [(FLOW, _("data: a task reads what an earlier one wrote")),
            (LOOP, _("dashed: read at the next replay")), ("#333333", _("replay order"))]
+    if any(t["kind"] == "wait" for t in model.shown()):
+        key.append((EVENT, _("event: a wait follows its record")))
     y = 24 + svg.legend(8, 26, key, width=width - 16)
-    y += _draw_chain(svg, model, y)
+    y += _draw_chain(svg, model, y, chain_left)
     if not lanes:
         svg.text(8, y + 16, _("not replayed yet: acl.mdl.ri_execute_async(model, stream) runs "
                               "every task above with one launch"), size=10.5, fill=MUTED)

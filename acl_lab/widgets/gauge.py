@@ -17,7 +17,7 @@ import acl_lab
 from .. import constants as C
 from ..i18n import N_, _, join_list
 from ..trace import untraced
-from ._base import GONE, View
+from ._base import GONE, View, device_open
 from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
 
 KINDS = ("HBM", "DDR")
@@ -34,13 +34,6 @@ def _present_kinds(snap: dict) -> tuple[str, ...]:
     if pools is None:
         return KINDS
     return tuple(k for k in KINDS if any(p["kind"] == k for p in pools))
-
-
-def _device_open(snap: dict) -> bool:
-    devices = snap.get("devices")
-    if devices is None:        # a backend that does not say: just ask
-        return True
-    return bool(snap.get("initialized")) and any(d["open"] for d in devices.values())
 
 
 class GaugeModel:
@@ -65,7 +58,7 @@ class GaugeModel:
 
     def refresh(self) -> None:
         snap = acl_lab.snapshot()
-        if not _device_open(snap):
+        if not device_open(snap):
             self.gone = bool(self.readings)
             self.note = (_("no device open now: {gone}").format(gone=_(GONE)) if self.gone
                          else _("no device open: call acl.init() and acl.rt.set_device(0) to "
@@ -90,8 +83,9 @@ class GaugeModel:
         return draw_gauge(self.rows(), self.note)
 
     def summary(self) -> str:
-        parts = [f"{_label(n)} {format_bytes(u)}/{format_bytes(t)}" for n, u, t in
-                 self.rows() if n.endswith("_MEM")]
+        rows = self.rows()
+        totals = [r for r in rows if r[0].endswith("_MEM")] or rows   # "all" rows, if read
+        parts = [f"{_label(n)} {format_bytes(u)}/{format_bytes(t)}" for n, u, t in totals]
         if not parts:
             return _("MemoryGauge: {note}").format(note=self.note)
         if self.gone:
@@ -112,23 +106,43 @@ def _label(name: str) -> str:
 
 
 TITLE = N_("acl.rt.get_mem_info: used and total per attribute")
-LEFT, BAR_W, ROW = 90, 360, 24
+LEFT, BAR_W, ROW, ZOOM_H = 90, 360, 24, 22
+ZOOM_BELOW = 0.01        # a used share under 1% (under 4 px of the bar) gets a zoomed bar
+
+
+def share_text(used: int, total: int) -> str:
+    """The used share, with as many digits as it takes not to read 0% when bytes are used:
+    "3.6%", "0.0076%"."""
+    share = used / total if total else 0.0
+    if used == 0 or share >= 0.001:
+        return f"{share:.1%}"
+    return f"{share * 100:.2g}%"
+
+
+def zoom_scale(used: int) -> int:
+    """The zoomed bar's full width in bytes: the power of two at or above ``used``, so the
+    used part fills half of it or more."""
+    return 1 << max(used - 1, 1).bit_length()
 
 
 def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
-    """SVG: one horizontal bar per attribute, the used share filled."""
+    """SVG: one horizontal bar per attribute, the used share filled. A share too small to
+    see (under 1%) gets a second, zoomed bar below, whose full width is a power of two
+    bytes just above what is used, tied to the start of the first by two thin lines."""
     title = _(TITLE)
     if not rows:
         return message(title, note or _("no readings"), width=600)
-    texts = [_("{used} used of {total} ({share:.1%})").format(
-        used=format_bytes(used), total=format_bytes(total),
-        share=used / total if total else 0.0) for _name, used, total in rows]
-    width = max(LEFT + BAR_W + 16 + max(text_width(t, 10.5) for t in texts),
+    texts = [_("{used} used of {total} ({share})").format(
+        used=format_bytes(used), total=format_bytes(total), share=share_text(used, total))
+        for _name, used, total in rows]
+    zooms = [_("zoomed: the bar is {scale}").format(scale=format_bytes(zoom_scale(used)))
+             if used and total and used / total < ZOOM_BELOW else "" for _n, used, total in rows]
+    width = max(LEFT + BAR_W + 16 + max(text_width(t, 10.5) for t in texts + zooms),
                 text_width(title, 12) + 16, text_width(note, 10.5) + 16)
-    svg = Svg(width, 30 + ROW * len(rows) + (22 if note else 6))
+    svg = Svg(width, 0)
     svg.text(8, 18, title, size=12, weight="bold")
-    for i, ((name, used, total), text) in enumerate(zip(rows, texts)):
-        y = 28 + i * ROW
+    y = 28
+    for (name, used, total), text, zoom in zip(rows, texts, zooms):
         share = used / total if total else 0.0
         svg.text(LEFT - 8, y + 14, _label(name), size=10.5, anchor="end")
         svg.rect(LEFT, y + 2, BAR_W, ROW - 6, COLORS["free"], title=f"{name}: {text}")
@@ -136,8 +150,22 @@ def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
             svg.rect(LEFT, y + 2, max(BAR_W * share, 1.0), ROW - 6, COLORS["used"],
                      title=f"{name}: {text}")
         svg.text(LEFT + BAR_W + 8, y + 14, text, size=10.5)
+        y += ROW
+        if zoom:
+            scale = zoom_scale(used)
+            top, bar = y + 4, y + 6
+            svg.line(LEFT, y - 4, LEFT, bar, stroke=MUTED, width=0.6)
+            svg.line(LEFT + max(BAR_W * share, 1.0), y - 4, LEFT + BAR_W, bar, stroke=MUTED,
+                     width=0.6)
+            svg.rect(LEFT, bar, BAR_W, ZOOM_H - 10, COLORS["free"], stroke=MUTED,
+                     stroke_width=0.5, title=f"{name}: {zoom}")
+            svg.rect(LEFT, bar, BAR_W * used / scale, ZOOM_H - 10, COLORS["used"],
+                     title=f"{name}: {text}")
+            svg.text(LEFT + BAR_W + 8, top + 9, zoom, size=9.5, fill=MUTED, italic=True)
+            y += ZOOM_H
     if note:
-        svg.text(8, 30 + ROW * len(rows) + 10, note, size=10.5, fill=MUTED, italic=True)
+        svg.text(8, y + 10, note, size=10.5, fill=MUTED, italic=True)
+    svg.height = y + (22 if note else 6)
     return str(svg)
 
 

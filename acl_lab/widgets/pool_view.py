@@ -11,7 +11,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..align import MALLOC_PADDING
+from ..align import MALLOC_PADDING, align_up
 from ..errors import AclLabError
 from ..i18n import _, pgettext
 from ..pool import RULES, Block, MemoryPool, PoolStats, Segment
@@ -119,11 +119,32 @@ class PoolViewModel:
         return draw_pool(self)
 
 
+def skipped_for(block: Block, after: Block | None) -> Segment | None:
+    """The segment whose aligned start made the free ``block`` be skipped: the block ends
+    where that segment starts and lies wholly below it, past the previous multiple of its
+    alignment. Those bytes are an alignment gap (they stay free)."""
+    if block.kind != "free" or after is None or after.kind != "segment":
+        return None
+    seg = after.segment
+    if block.start + block.size == seg.start and align_up(block.start, RULES[seg.rule]) == seg.start:
+        return seg
+    return None
+
+
 def _pieces(model: PoolViewModel) -> list[tuple[int, int, str, str]]:
     """(offset, size, kind, hover text) of every stretch of the pool, in address order."""
     base, out = model.pool.base, []
-    for b in model.blocks:
+    blocks = model.blocks
+    for i, b in enumerate(blocks):
         off = b.start - base
+        skipped = skipped_for(b, blocks[i + 1] if i + 1 < len(blocks) else None)
+        if skipped is not None:
+            out.append((off, b.size, "gap", _(
+                "{label}: {size} B at {offset}, skipped to start {name} on a multiple of "
+                "{align} (still free)").format(label=_(LABELS["gap"]), size=b.size,
+                                              offset=f"+0x{off:x}", name=skipped.name,
+                                              align=RULES[skipped.rule])))
+            continue
         if b.kind != "segment":
             out.append((off, b.size, b.kind, _("{label}: {size} B at {offset}").format(
                 label=_(LABELS[b.kind]), size=b.size, offset=f"+0x{off:x}")))

@@ -11,6 +11,7 @@ the last N tasks; ``since_us`` drops what came before a moment of interest
 from __future__ import annotations
 
 from html import escape
+from typing import NamedTuple
 
 import ipywidgets as widgets
 
@@ -27,6 +28,61 @@ LABELLED_BOXES = 200                    # model replays are named when the windo
 READOUT_HEADER = (N_("stream"), N_("tasks"), N_("busy (modeled)"), N_("from – to"))
 
 
+class HostSpan(NamedTuple):
+    """Modeled host time in one traced call: its thread, and what the host did."""
+    start: float
+    end: float
+    kind: str          # "launch", "waiting" or "blocking" (TASK_COLORS)
+    thread: str
+    name: str          # the call, e.g. "rt.synchronize_stream"
+    task: tuple | None     # _task_key of the task it issued
+
+
+def _task_key(row: dict) -> tuple:
+    return row["stream"], row["kind"], row["start_us"], row["end_us"]
+
+
+def _waits(name: str) -> bool:
+    """Calls whose host time is waiting: for a stream, the device, an event, or a report
+    (``process_report``: the callback worker's wait, its callbacks' calls drawn inside)."""
+    return name.startswith("rt.synchronize") or name == "rt.process_report"
+
+
+def host_time(calls, since: float | None) -> list[HostSpan]:
+    """The host's busy spans from the trace, each call kept by what it did. A call issued a
+    task only if no shorter call claims the same task: the trace notes the latest task when
+    a call returns, so a call on another thread that spans the launch (the callback
+    worker's ``process_report``) seems to claim it too."""
+    calls = [c for c in calls if c.end_us > c.start_us and (since is None or c.start_us >= since)]
+    issuer: dict[tuple, object] = {}
+    for c in calls:
+        if c.task:
+            key = _task_key(c.task)
+            if key not in issuer or c.end_us - c.start_us < issuer[key].end_us - issuer[key].start_us:
+                issuer[key] = c
+    out = []
+    for c in calls:
+        key = _task_key(c.task) if c.task else None
+        if key is not None and issuer[key] is c:
+            kind = "launch"
+        else:
+            key, kind = None, "waiting" if _waits(c.name) else "blocking"
+        out.append(HostSpan(c.start_us, c.end_us, kind, c.thread, c.name, key))
+    return out
+
+
+def _busy(spans: list[HostSpan], t0: float, t1: float) -> float:
+    """Host time in [t0, t1] that a call of the lane spent working, not waiting (nested
+    calls count once)."""
+    total, reach = 0.0, t0
+    for h in sorted((h for h in spans if h.kind != "waiting"), key=lambda h: h.start):
+        start, end = max(h.start, reach), min(h.end, t1)
+        if end > start:
+            total += end - start
+            reach = end
+    return total
+
+
 class TimelineModel:
     """The tasks the timeline shows, as plain data: every task that starts after
     ``since_us`` (all if None), of which the last ``last`` are drawn, and the host's busy
@@ -38,7 +94,7 @@ class TimelineModel:
             raise ValueError(_("last must be at least 1 task, not {last}").format(last=last))
         self.since_us, self.last = since_us, last
         self.tasks: list[dict] = []
-        self.host: list[tuple[float, float, str]] = []   # (start_us, end_us, kind), from the trace
+        self.host: list[HostSpan] = []      # from the trace
         self.names: dict[int, str] = {}
         self.note = ""
         self.generation = None     # of the process at the last look
@@ -55,9 +111,7 @@ class TimelineModel:
         if since is not None:
             rows = [r for r in rows if r["start_us"] > since]
         self.tasks = rows
-        self.host = [(c.start_us, c.end_us, "launch" if c.task else "blocking")
-                     for c in acl_lab.tracer().calls if c.end_us > c.start_us
-                     and (since is None or c.start_us >= since)]
+        self.host = host_time(acl_lab.tracer().calls, since)
         self.names = stream_names()
         if rows:
             self.note = ""
@@ -82,6 +136,16 @@ class TimelineModel:
         t0 = min(r["start_us"] for r in window)
         return t0, max(max(r["end_us"] for r in window), t0 + 1e-3)
 
+    def axis(self) -> tuple[float, float]:
+        """The time the picture covers: the window's tasks, from the launch of the first
+        (a launch ends where its task may start) to the end of the host calls still
+        running when the last task ended (the wait for it)."""
+        t0, t1 = self.span()
+        issued = {_task_key(r) for r in self.window()}
+        starts = [h.start for h in self.host if h.kind == "launch" and h.task in issued]
+        ends = [h.end for h in self.host if h.start < t1 and h.end > t0]
+        return min([t0, *starts]), max([t1, *ends])
+
     def streams(self) -> list[tuple[int, int, float, float, float]]:
         """(stream, tasks, busy µs, first start, last end) per stream of the window."""
         per: dict[int, list] = {}
@@ -92,9 +156,21 @@ class TimelineModel:
             s[3] = max(s[3], r["end_us"])
         return [(h, *per[h]) for h in sorted(per)]
 
-    def host_spans(self) -> list[tuple[float, float, str]]:
-        t0, t1 = self.span()
-        return [h for h in self.host if h[1] > t0 and h[0] < t1]
+    def host_spans(self) -> list[HostSpan]:
+        """The host calls the picture's time axis covers."""
+        t0, t1 = self.axis()
+        return [h for h in self.host if h.end > t0 and h.start < t1]
+
+    def host_lanes(self) -> list[tuple[str, list[HostSpan]]]:
+        """One lane per thread that made calls in the window, the main thread first:
+        "host" alone, or "host (thread-1)" beside "host (main)"."""
+        per: dict[str, list[HostSpan]] = {}
+        for h in self.host_spans():
+            per.setdefault(h.thread, []).append(h)
+        threads = sorted(per, key=lambda t: (t != "main", t))
+        if len(threads) == 1:
+            return [(_("host"), per[threads[0]])]
+        return [(_("host ({thread})").format(thread=t), per[t]) for t in threads]
 
     def label(self, stream: int) -> str:
         return stream_label(stream, self.names)
@@ -106,11 +182,11 @@ class TimelineModel:
         for r in self.window():
             by_stream.setdefault(r["stream"], []).append(
                 (r["start_us"], r["end_us"], r["kind"], self.hover(r)))
-        host, (t0, t1) = self.host_spans(), self.span()
-        host_busy = sum(min(e, t1) - max(s, t0) for s, e, _ in host)
-        lanes = [(lane_name(_("host"), count(len(host), "call"), host_busy),
-                  [(s, e, k, span_text(kind_label(k), s, e)) for s, e, k in host])] \
-            if host else []
+        t0, t1 = self.axis()
+        lanes = [(lane_name(name, count(len(spans), "call"), _busy(spans, t0, t1)),
+                  [(h.start, h.end, h.kind, span_text(f"{h.name} ({kind_label(h.kind)})",
+                                                      h.start, h.end)) for h in spans])
+                 for name, spans in self.host_lanes()]
         return lanes + [(lane_name(self.label(h), count(n, "task"), busy), by_stream[h])
                         for h, n, busy, _first, _last in self.streams()]
 
@@ -127,7 +203,7 @@ class TimelineModel:
 
     def lane_of(self) -> dict[int, int]:
         """stream -> its lane's index in ``lanes()``."""
-        first = 1 if self.host_spans() else 0
+        first = len(self.host_lanes())
         return {h: i for i, (h, *_) in enumerate(self.streams(), start=first)}
 
     def links(self) -> list[tuple[tuple[int, float], tuple[int, float]]]:
@@ -173,6 +249,7 @@ class TimelineModel:
         return (self.last, len(self.tasks), tuple(self.tasks[-1].values()) if self.tasks else (),
                 len(self.host), tuple(self.host[-1:]), self.note, tuple(self.names.items()))
 
+
     def svg(self) -> str:
         return draw_timeline(self)
 
@@ -181,7 +258,7 @@ def draw_timeline(model: TimelineModel) -> str:
     """SVG of the model's window: the host lane, then one lane per stream."""
     if not model.window():
         return message(_("Stream timeline"), model.note)
-    t0, t1 = model.span()
+    t0, t1 = model.axis()
     return lanes_picture(_("Stream timeline: {heading}").format(heading=model.heading()),
                          model.lanes(), t0, t1, model.links(), model.labels())
 

@@ -10,7 +10,8 @@ commands) serves copies of the chapters and two notebooks of its own. The tests:
   open", "pool is closed", "no task" or an error unless the text above it says so; a
   screenshot of the chapter and one of each view go to test-artifacts/chapters/;
 - one notebook showing every view: click "allocate" in the pool view and pick a task in the
-  capture graph, wait for the kernel's answers (test-artifacts/widgets-jupyterlab.png);
+  capture graph, wait for the kernel's answers (test-artifacts/widgets-jupyterlab.png, and
+  one picture per view in test-artifacts/widgets/);
 - presenting: JupyterLab's presentation mode (no extension) with a live view that answers a
   click, and speaker notes that stay folded until the presenter opens them
   (test-artifacts/presenting.png).
@@ -57,13 +58,15 @@ CELLS = [   # the first cell may run twice (see run_all), so it starts a fresh p
     "import acl_lab\n"
     "acl_lab.reset()\n"
     "from acl_lab.pool import MemoryPool\n"
-    "from acl_lab.widgets import (AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView,\n"
-    "                             StreamTimeline)\n"
+    "from acl_lab.widgets import (AlignmentExplorer, CaptureGraph, CopyMap, MemoryGauge,\n"
+    "                             MemoryMap, PoolView, StreamTimeline)\n"
     "acl = acl_lab.load()\n"
     "acl_lab.check(acl.init())\n"
     "acl_lab.check(acl.rt.set_device(0))\n"
     "pool = MemoryPool(acl, 4096)\n"
     "ptrs = [pool.alloc(n) for n in (100, 1, 300)]\n"
+    "host, _ = acl.rt.malloc_host(4096)\n"
+    "acl_lab.check(acl.rt.memcpy(ptrs[0], 100, host, 100, 1))\n"
     "stream, _ = acl.rt.create_stream()\n"
     "acl_lab.name(stream, 'work')\n"
     "acl_lab.check(acl.mdl.ri_capture_begin(stream, 0))\n"
@@ -76,7 +79,9 @@ CELLS = [   # the first cell may run twice (see run_all), so it starts a fresh p
     "AlignmentExplorer(100, 64)",
     "MemoryGauge(acl)",
     "StreamTimeline()",
-    "CaptureGraph(model)",
+    "MemoryMap()",
+    "CopyMap()",
+    "CaptureGraph(model)",     # the last: the test picks a task in it
 ]
 NOTES = ("<details><summary>Speaker notes</summary>\n\n"
          "Ask the room what m will be for len = 100 before you click allocate.\n</details>")
@@ -358,14 +363,21 @@ def test_every_widget_renders_and_answers(page, lab):
     try:
         open_notebook(page, lab, "widgets.ipynb", len(CELLS))
         run_all(page, within_s=60)
+        views = len(CELLS) - 1
         page.wait_for_function("document.querySelectorAll('.jp-OutputArea-output "
-                               ".jupyter-widgets svg').length >= 5", timeout=30_000)
+                               f".jupyter-widgets svg').length >= {views}", timeout=30_000)
         text = page.evaluate("document.querySelector('.jp-Notebook').textContent")
         for error in WIDGET_ERRORS + ("Traceback",):
             assert error not in text, f"{error!r} in the notebook:\n{text}"
-        assert page.locator(".jp-OutputArea-output").count() == 5
+        assert page.locator(".jp-OutputArea-output").count() == views
         assert "3 segments" in text and "get_mem_info" in text
         assert "2 tasks on 1 stream" in text and "2 replays" in text and "work" in text
+        assert "Where memory lives: 2 blocks" in text and "pinned (page-locked)" in text
+        assert "Copies by direction: 1 copy, 100 B" in text and "H2D: 1 copy, 100 B" in text
+        shots = ARTIFACTS / "widgets"
+        shots.mkdir(exist_ok=True)
+        for k, view in enumerate(page.locator(".jp-OutputArea-output").all()):
+            view.screenshot(path=str(shots / f"{CELLS[k + 1].split('(')[0]}.png"))
         pool = page.locator(".jp-OutputArea-output").first
         shown = pool.locator("svg").first.inner_html()
         pool.locator("button", has_text="allocate").click()      # a round trip to the kernel
