@@ -1,6 +1,19 @@
+import os
+import shutil
+import tempfile
+
 import pytest
 
 import acl_lab
+
+#: Every pass a test (or a notebook nbval runs: its kernel inherits the environment) records
+#: goes to a throwaway home, never the developer's real progress.
+_TEST_HOME = tempfile.mkdtemp(prefix="acl_lab_home-")
+os.environ["ACL_LAB_HOME"] = _TEST_HOME
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_TEST_HOME, ignore_errors=True)
 
 
 @pytest.fixture

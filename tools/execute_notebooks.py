@@ -6,7 +6,9 @@ outputs are the ones nbval will compare against.
 """
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -28,6 +30,9 @@ def execute(path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    # a fresh progress store: what a self-test shows must not depend on this machine's
+    # learner (the kernels inherit the environment)
+    os.environ["ACL_LAB_HOME"] = tempfile.mkdtemp(prefix="acl_lab_home-")
     paths = [Path(p).resolve() for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
     for p in paths:
         execute(p)
