@@ -4,7 +4,8 @@ each choice is right or wrong.
 Every fact here is one the chapter teaches and the simulator shows (codes, sizes, rules); a
 question tests understanding (what frees what, what a policy compares, what a capture
 refuses) more than recall. English is the message id (``N_``); ``_()`` translates where
-shown. A question's id is its chapter and place ("05.q2"): progress stores it, so new
+shown. A choice that is only code, a number or an error code is no message: it reads the
+same in both languages. A question's id is its chapter and place ("05.q2"): progress stores it, so new
 questions go at the end of their chapter. Text between backticks is code.
 """
 from __future__ import annotations
@@ -54,7 +55,7 @@ ask("01", N_("The main thread called `set_device(0)`. A worker thread then calls
     (N_("ACL_ERROR_RT_CONTEXT_NULL (107002): the worker has no current context"),
      N_("The current context is per thread: the worker calls acl.rt.set_context(ctx) (or "
         "set_device) first.")),
-    (N_("ACL_ERROR_REPEAT_INITIALIZE (100002)"),
+    ("ACL_ERROR_REPEAT_INITIALIZE (100002)",
      N_("That code answers a second acl.init() in the process; the worker called no "
         "init.")))
 ask("01", N_("Three `_async` tasks are issued on a stream, and the host reads the result "
@@ -93,15 +94,15 @@ ask("01", N_("In which order does a program release its resources?"), 2,
 
 # 02 · Host and device memory
 ask("02", N_("Which call frees memory that `acl.rt.malloc_host` returned?"), 1,
-    (N_("acl.rt.free"),
+    ("acl.rt.free",
      N_("Refused with 107000: aclrtFree frees only what aclrtMalloc (or its relatives) "
         "returned.")),
-    (N_("acl.rt.free_host"),
+    ("acl.rt.free_host",
      N_("The pair is strict: aclrtMallocHost memory is freed by aclrtFreeHost, and "
         "aclrtFreeHost frees only aclrtMallocHost memory.")),
     (N_("Either one: both give memory back"),
      N_("The runtime checks the pairing and refuses the wrong partner with 107000.")),
-    (N_("acl.media.dvpp_free"),
+    ("acl.media.dvpp_free",
      N_("dvpp_free is the partner of dvpp_malloc (media-processing buffers) only.")))
 ask("02", N_("Under ACL_MEM_MALLOC_HUGE_FIRST, what decides between normal and huge pages?"),
     1,
@@ -117,24 +118,24 @@ ask("02", N_("Under ACL_MEM_MALLOC_HUGE_FIRST, what decides between normal and h
         "HUGE_FIRST: 1000 B took 1056 B of normal pages.")))
 ask("02", N_("How many bytes does `acl.rt.malloc(100, ACL_MEM_MALLOC_HUGE_FIRST)` take from "
              "the device's memory?"), 2,
-    (N_("100"),
+    ("100",
      N_("aclrtMalloc rounds the size up to a multiple of 32 and adds 32 bytes.")),
-    (N_("128"),
+    ("128",
      N_("ALIGN_UP(100, 32) = 128 is what aclrtMallocAlign32 takes; aclrtMalloc adds 32 "
         "more.")),
-    (N_("160"),
+    ("160",
      N_("ALIGN_UP(100, 32) + 32 = 128 + 32 = 160 bytes.")),
-    (N_("192"),
+    ("192",
      N_("192 = ALIGN_UP(160, 64) is the distance to the next block's start (starts are "
         "64-byte aligned), not what this block takes.")))
 ask("02", N_("Huge pages are almost used up. What does `acl.rt.malloc(512 * MiB, "
              "ACL_MEM_MALLOC_HUGE_ONLY)` return when they cannot hold the block?"), 1,
     (N_("A block of normal pages: the runtime falls back"),
      N_("Falling back is what HUGE_FIRST does. HUGE_ONLY never falls back.")),
-    (N_("ACL_ERROR_RT_MEMORY_ALLOCATION (207001)"),
+    ("ACL_ERROR_RT_MEMORY_ALLOCATION (207001)",
      N_("Out of memory for this policy: free memory, ask for less, or use HUGE_FIRST, "
         "which may fall back to normal pages.")),
-    (N_("ACL_ERROR_RT_PARAM_INVALID (107000)"),
+    ("ACL_ERROR_RT_PARAM_INVALID (107000)",
      N_("107000 is for misused pointers (wrong partner, double free, interior pointer); "
         "running out of pages is 207001.")))
 ask("02", N_("What do the bytes of a block fresh from `acl.rt.malloc` hold?"), 1,
@@ -185,10 +186,10 @@ ask("03", N_("`acl.rt.memcpy_async(host + 32, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_
     (N_("0: async copies may start anywhere"),
      N_("The tutorial requires 64-byte aligned source and destination for async copies; "
         "the copy engine relies on it.")),
-    (N_("ACL_ERROR_RT_ADDR_UNALIGNED (107008)"),
+    ("ACL_ERROR_RT_ADDR_UNALIGNED (107008)",
      N_("host + 32 is not 64-byte aligned. Keep offsets into a buffer multiples of 64; the "
         "synchronous memcpy has no such requirement.")),
-    (N_("ACL_ERROR_INVALID_PARAM (100000)"),
+    ("ACL_ERROR_INVALID_PARAM (100000)",
      N_("100000 is for a NULL pointer or a value outside an enum; misalignment has its own "
         "code.")))
 ask("03", N_("After `memcpy_async(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, stream)` "
@@ -205,7 +206,7 @@ ask("03", N_("After `memcpy_async(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, st
 # 04 · Memory info and run mode
 ask("04", N_("On a 310 (DDR only), what does `acl.rt.get_mem_info(ACL_HBM_MEM)` return?"),
     1,
-    (N_("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)"),
+    ("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)",
      N_("207000 is for 1 GiB-page attributes the chip lacks; HBM attributes are not "
         "rejected.")),
     (N_("The DDR figures, with ret 0"),
@@ -216,13 +217,13 @@ ask("04", N_("On a 310 (DDR only), what does `acl.rt.get_mem_info(ACL_HBM_MEM)` 
         "with zeros.")))
 ask("04", N_("What does `get_mem_info(ACL_HBM_MEM_HUGE1G)` return on a chip without 1 GiB "
              "pages?"), 0,
-    (N_("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)"),
+    ("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)",
      N_("The chip has no such pages: treat 207000 as \"not on this chip\", not as a failure "
         "of the program.")),
-    (N_("ACL_ERROR_RT_INVALID_MEMORY_TYPE (107016)"),
+    ("ACL_ERROR_RT_INVALID_MEMORY_TYPE (107016)",
      N_("107016 is for an attribute outside aclrtMemAttr (0–17); HUGE1G is a valid "
         "attribute.")),
-    (N_("ACL_ERROR_RT_CONTEXT_NULL (107002)"),
+    ("ACL_ERROR_RT_CONTEXT_NULL (107002)",
      N_("That code means the thread has no current context; it says nothing about "
         "pages.")))
 ask("04", N_("On a 910B with plenty of free memory, where does `acl.rt.malloc(3 * MiB, "
@@ -274,24 +275,24 @@ ask("05", N_("A segment of len = 100 bytes in a pool of runtime memory: how much
      N_("128-byte starts are the media (DVPP) rule; runtime memory needs 64.")))
 ask("05", N_("Segments of 100 and 40 bytes are cut from offset 0 of a 64-byte aligned block "
              "(runtime rule). Where does the second one start?"), 2,
-    (N_("100"),
+    ("100",
      N_("The first segment takes m = 160 bytes, not 100.")),
-    (N_("160"),
+    ("160",
      N_("160 is where the first segment ends, but 160 is not a multiple of 64.")),
-    (N_("192"),
+    ("192",
      N_("ALIGN_UP(0 + 160, 64) = 192: the first multiple of 64 at or after the end of the "
         "first segment.")),
-    (N_("256"),
+    ("256",
      N_("256 = ALIGN_UP(160, 128) is where the dvpp rule would put it.")))
 ask("05", N_("Which allocator does the seed advise for the one large block you divide "
              "yourself?"), 1,
-    (N_("aclrtMalloc"),
+    ("aclrtMalloc",
      N_("It adds 32 bytes to the block that no segment can use (1056 B for a 1000 B "
         "pool).")),
-    (N_("aclrtMallocAlign32"),
+    ("aclrtMallocAlign32",
      N_("It rounds to 32 without the extra 32 bytes; the pool adds its own padding per "
         "segment.")),
-    (N_("acldvppMalloc"),
+    ("acldvppMalloc",
      N_("That is for media-processing buffers; it also adds 32 bytes.")))
 ask("05", N_("A pool holds both runtime buffers and media (DVPP) buffers. Which start "
              "alignment does the seed recommend for all of them?"), 2,
@@ -413,7 +414,7 @@ ask("07", N_("In which order does the capstone release everything?"), 2,
 # 08 · Offline inference
 ask("08", N_("A model was loaded with `acl.mdl.load_from_file`. Who frees its work and "
              "weight memory?"), 0,
-    (N_("acl.mdl.unload"),
+    ("acl.mdl.unload",
      N_("ACL allocated them, so unloading frees them.")),
     (N_("You, with acl.rt.free, after unloading"),
      N_("acl.rt.free on that memory is refused with 107000: it is paired with "
@@ -438,7 +439,7 @@ ask("08", N_("`load_from_file_with_mem` gets 1 byte less work memory than "
         "says.")),
     (N_("The model loads, and execute fails later with 507011"),
      N_("The size is checked at load time.")),
-    (N_("ACL_ERROR_RT_MEMORY_ALLOCATION (207001)"),
+    ("ACL_ERROR_RT_MEMORY_ALLOCATION (207001)",
      N_("Nothing is allocated here: the memory is yours, and it is too small.")))
 ask("08", N_("The host reads the output right after `acl.mdl.execute_async(...)` returned "
              "0. What does it read?"), 1,
@@ -454,8 +455,8 @@ ask("08", N_("`acl.rt.launch_callback(fn, data, ACL_CALLBACK_BLOCK, stream)` on 
     (N_("fn runs on the main thread"),
      N_("A callback runs on the thread that subscribed to its stream and loops on "
         "process_report.")),
-    (N_("ACL_ERROR_RT_THREAD_SUBSCRIBE (107012)"),
+    ("ACL_ERROR_RT_THREAD_SUBSCRIBE (107012)",
      N_("107012 is for process_report on a thread with no subscription.")),
-    (N_("ACL_ERROR_RT_STREAM_NO_CB_REG (107015)"),
+    ("ACL_ERROR_RT_STREAM_NO_CB_REG (107015)",
      N_("No thread would run it: call acl.rt.subscribe_report(thread_id, stream) "
         "first.")))

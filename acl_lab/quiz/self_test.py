@@ -17,12 +17,12 @@ import ipywidgets as widgets
 from .. import exercises
 from ..i18n import N_, _
 from ..widgets._base import View
-from ..widgets._svg import MUTED, Svg, text_width
+from ..widgets._svg import INK, MUTED, Svg, text_width
 from . import bank, judge, passed
 from .text import html, plain, wrap
 
 LETTERS = "ABCD"
-LEVEL_NAMES = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+LEVEL_NAMES = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
 WIDTH = 760
 GREEN, RED = "#1a7f37", "#b42318"
 
@@ -82,22 +82,13 @@ class SelfTest(View, widgets.VBox):
     def refresh(self) -> None:
         """Look again at which exercises are passed."""
         self.rows = exercise_rows(self.chapter)
-        self.exercise_list.value = self._exercises_html()
+        self.exercise_list.value = self.exercises_svg()
 
     def _question_html(self, n: int, q) -> str:
         choices = "".join(f"<li><b>{LETTERS[c]}</b>&nbsp; {html(_(text))}</li>"
                           for c, text in enumerate(q.choices))
         return (f"<div><b>{n + 1}.</b> {html(_(q.text))}"
                 f'<ul style="list-style:none; margin:4px 0">{choices}</ul></div>')
-
-    def _exercises_html(self) -> str:
-        parts = [f"<h4>{html(_('Exercises of this chapter'))}</h4>"]
-        for level, rows in self.rows:
-            items = "".join(f"<li>{'✅' if ok else '⬜'} {escape_id(i)} {html(t)}</li>"
-                            for i, t, ok in rows)
-            parts.append(f"<div><b>{html(_(LEVEL_NAMES[level]))}</b>"
-                         f'<ul style="list-style:none; margin:2px 0">{items}</ul></div>')
-        return "".join(parts)
 
     def summary(self) -> str:
         done = sum(ok for _level, rows in self.rows for *_x, ok in rows)
@@ -110,44 +101,64 @@ class SelfTest(View, widgets.VBox):
     def svg(self) -> str:
         """The questions and choices (no sign of the right ones), which were answered right,
         and the exercises by level."""
-        rows: list[tuple[float, str, dict]] = []       # (x, text, style) per line
-
-        def add(x: float, text: str, size: float = 12, letter: str = "", **style) -> None:
-            for line in wrap(text, WIDTH - x - 10, size):
-                rows.append((x, line, {"size": size, "letter": letter, **style}))
-                letter = ""
-
-        add(10, self.title(), 14, weight="bold")
+        lines = Lines()
+        lines.add(10, self.title(), 14, weight="bold")
         for n, q in enumerate(self.questions):
-            rows.append((0, "", {"size": 6}))
-            add(10, f"{n + 1}. {_(q.text)}", weight="bold")
+            lines.gap(6)
+            lines.add(10, f"{n + 1}. {_(q.text)}", weight="bold")
             for c, text in enumerate(q.choices):
-                add(46, _(text), letter=LETTERS[c])
+                lines.add(46, _(text), letter=LETTERS[c])
             if q.id in self.right:
-                add(28, "✓ " + _("answered right"), 11, fill=GREEN)
-        rows.append((0, "", {"size": 8}))
-        add(10, _("Exercises of this chapter"), 13, weight="bold")
+                lines.add(28, "✓ " + _("answered right"), 11, fill=GREEN)
+        lines.gap(8)
+        self._exercise_lines(lines)
+        return lines.svg()
+
+    def exercises_svg(self) -> str:
+        """The exercises part of the picture, as the live view shows it under the buttons."""
+        lines = Lines()
+        self._exercise_lines(lines)
+        return lines.svg()
+
+    def _exercise_lines(self, lines: "Lines") -> None:
+        lines.add(10, _("Exercises of this chapter"), 13, weight="bold")
         for level, items in self.rows:
-            add(10, _(LEVEL_NAMES[level]), 12, weight="bold", fill=MUTED)
+            lines.add(10, _(LEVEL_NAMES[level]), 12, weight="bold", fill=MUTED)
             for i, t, ok in items:
                 state = _("passed") if ok else _("not yet")
-                add(28, f"{'✓' if ok else '○'} {i}  {t}  ({state})", fill=GREEN if ok else None)
-        width = max([WIDTH] + [x + text_width(t, s["size"]) + 10 for x, t, s in rows])
-        svg = Svg(width, 0)
-        y = 6.0
-        for x, text, style in rows:
-            y += style["size"] * 1.45
-            if style.get("letter"):
-                svg.text(28, y, style["letter"], size=style["size"], weight="bold")
-            if text:
-                fill = style.get("fill") or "#222222"
-                svg.text(x, y, text, size=style["size"], weight=style.get("weight"), fill=fill)
-        svg.height = y + 10
-        return str(svg)
+                lines.add(28, f"{'✓' if ok else '○'} {i}  {t} · {state}",
+                          fill=GREEN if ok else INK)
 
     def show_error(self, text: str) -> None:
         self.exercise_list.value = html(text)
 
 
-def escape_id(exercise_id: str) -> str:
-    return f"<code>{html(exercise_id)}</code>"
+class Lines:
+    """Text laid out top to bottom, wrapped to the picture's width, then drawn as SVG."""
+
+    def __init__(self):
+        self.rows: list[tuple[float, str, dict]] = []
+
+    def add(self, x: float, text: str, size: float = 12, letter: str = "", **style) -> None:
+        """``text`` from ``x``, wrapped; ``letter`` (a choice's A, B ...) before its first
+        line."""
+        for line in wrap(text, WIDTH - x - 10, size):
+            self.rows.append((x, line, {"size": size, "letter": letter, **style}))
+            letter = ""
+
+    def gap(self, size: float) -> None:
+        self.rows.append((0, "", {"size": size}))
+
+    def svg(self) -> str:
+        width = max([WIDTH] + [x + text_width(t, s["size"]) + 10 for x, t, s in self.rows])
+        svg = Svg(width, 0)
+        y = 6.0
+        for x, text, style in self.rows:
+            y += style["size"] * 1.45
+            if style.get("letter"):
+                svg.text(28, y, style["letter"], size=style["size"], weight="bold")
+            if text:
+                svg.text(x, y, text, size=style["size"], weight=style.get("weight"),
+                         fill=style.get("fill", INK))
+        svg.height = y + 10
+        return str(svg)
