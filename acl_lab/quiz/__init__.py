@@ -7,7 +7,7 @@
     acl_lab.progress()          # per chapter: what is passed, of how many
 
 Questions live in ``bank.py``, the store of passes in ``store.py`` (a JSON file under
-``$ACL_LAB_HOME``), the views in ``self_test.py`` and ``progress_view.py`` (ipywidgets is
+``$ACL_LAB_HOME``), the views in ``self_test_view.py`` and ``progress_view.py`` (ipywidgets is
 imported only by the self-test).
 
 A graded course that switches solutions off (ACL_LAB_SOLUTIONS=off, see
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..i18n import _
 from .bank import BANK, Question
-from .store import store
+from .store import current_store
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(9))     # the chapters progress() lists
 
@@ -60,7 +60,7 @@ def judge(question: Question, choice: int) -> tuple[bool, str | None]:
     solutions keeps it back (see the module docstring). A right answer is recorded."""
     right = choice == question.answer
     if right:
-        store().record("questions", question.id)
+        current_store().record("questions", question.id)
     if right or answers_allowed():
         return right, _(question.explanations[choice])
     return right, None
@@ -68,13 +68,13 @@ def judge(question: Question, choice: int) -> tuple[bool, str | None]:
 
 def record_exercise(exercise_id: str) -> None:
     """Remember a passed exercise (``exercises.check`` calls it)."""
-    store().record("exercises", exercise_id)
+    current_store().record("exercises", exercise_id)
 
 
 def passed(chapter=None) -> list[str]:
     """Ids passed here or in an earlier session, of every chapter or of one: exercises
     ("05.1") and questions answered right ("05.q2")."""
-    s = store()
+    s = current_store()
     ids = s.passed("exercises") | s.passed("questions")
     if chapter is not None:
         ids = {i for i in ids if i.split(".")[0] == chapter_id(chapter)}
@@ -84,7 +84,7 @@ def passed(chapter=None) -> list[str]:
 def self_test(chapter):
     """The chapter's self-test: its questions with instant feedback, then its exercises by
     level (easy, medium, hard), passed or not."""
-    from .self_test import SelfTest
+    from .self_test_view import SelfTest
     return SelfTest(chapter_id(chapter))
 
 

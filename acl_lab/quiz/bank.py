@@ -350,7 +350,7 @@ ask("06", N_("A captured model copies into `buf`. `buf` is freed before "
 ask("06", N_("Which mistake during a capture invalidates it, so that capture end returns "
              "507903 and no model?"), 2,
     (N_("synchronize_stream on the capturing stream (107027)"),
-     N_("Refused, and the capture stays ACTIVE.")),
+     N_("The call is refused; the capture stays ACTIVE and records on.")),
     (N_("Recording an aclrtCreateEvent event into the capture (207000)"),
      N_("The event is checked before any capture handling: nothing is recorded and the "
         "capture stays ACTIVE.")),
@@ -358,7 +358,7 @@ ask("06", N_("Which mistake during a capture invalidates it, so that capture end
      N_("That failure happens while recording, so the runtime terminates the capture: it "
         "becomes INVALIDATED.")),
     (N_("An async task on the default stream (107031)"),
-     N_("Refused, and the capture stays ACTIVE.")))
+     N_("The task is refused (use a stream you created); the capture stays ACTIVE.")))
 ask("06", N_("Why is one replay of 32 captured Adds cheaper than issuing the 32 Adds "
              "eagerly?"), 0,
     (N_("The host pays one launch for the whole model instead of one per task"),

@@ -72,8 +72,9 @@ class Store:
     def _read(self) -> dict[str, set[str]]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            return {kind: {str(i) for i in data.get(kind, []) if isinstance(i, str)}
-                    for kind in KINDS}
+            lists = {kind: data.get(kind) for kind in KINDS}
+            return {kind: {i for i in items if isinstance(i, str)}
+                    if isinstance(items, list) else set() for kind, items in lists.items()}
         except (OSError, ValueError, AttributeError, TypeError):
             return {kind: set() for kind in KINDS}
 
@@ -124,7 +125,7 @@ class Store:
 _STORES: dict[Path, Store] = {}
 
 
-def store() -> Store:
+def current_store() -> Store:
     """The store of the current home (``$ACL_LAB_HOME`` is read each time)."""
     directory = home()
     if directory not in _STORES:
