@@ -71,7 +71,7 @@ class SelfTest(View, widgets.VBox):
                    _("Not right.") if why else _("Not right, try again."))
         color = GREEN if right else RED
         self.feedback[n].value = (f'<div style="color:{color}"><b>{LETTERS[choice]}: '
-                                  f'{"✅" if right else "❌"} {html(verdict)}</b> '
+                                  f'{"✓" if right else "✗"} {html(verdict)}</b> '
                                   f'{html(why or "")}</div>')
         for c, button in enumerate(self.buttons[n]):
             button.button_style = ("success" if right else "danger") if c == choice else ""
