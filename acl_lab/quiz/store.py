@@ -96,16 +96,19 @@ class Store:
 
     @contextlib.contextmanager
     def _locked(self):
-        """Hold the home's lock file while merging, where fcntl exists (not on Windows,
-        nor in Pyodide: there the union of the last read still keeps this process's
-        passes, and its next write restores any another process dropped)."""
+        """Hold the home's lock file while merging, where the OS can lock (fcntl; not on
+        Windows, nor in Pyodide's in-memory file system). Without a lock the merge still
+        keeps this process's passes, and its next write restores any another dropped."""
         try:
             import fcntl
         except ImportError:
-            yield
-            return
+            fcntl = None
         with open(self.directory / ".progress.lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except (AttributeError, OSError):      # no fcntl, or a file system without locks
+                yield
+                return
             try:
                 yield
             finally:
