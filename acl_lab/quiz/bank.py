@@ -92,6 +92,17 @@ ask("01", N_("In which order does a program release its resources?"), 2,
      N_("Reverse order of creation: the users first, then what they use, the device, and "
         "the process last.")))
 
+ask("01", N_("A second `acl.init()` in the same process returns 100002. What should the "
+             "program do?"), 0,
+    (N_("Treat it as harmless: AscendCL is initialised once per process and stays so"),
+     N_("ACL_ERROR_REPEAT_INITIALIZE changes nothing; the tutorial's C code accepts it as "
+        "success. Better still, call init once.")),
+    (N_("Call acl.finalize() and then acl.init() again"),
+     N_("That tears the process's AscendCL state down for nothing; the first init is still "
+        "in force.")),
+    (N_("Reset every device: the runtime is now in a broken state"),
+     N_("The repeated call failed without changing any state.")))
+
 # 02 · Host and device memory
 ask("02", N_("Which call frees memory that `acl.rt.malloc_host` returned?"), 1,
     ("acl.rt.free",
@@ -202,6 +213,15 @@ ask("03", N_("After `memcpy_async(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE, st
     (N_("After synchronizing the stream (or an event recorded after the copy)"),
      N_("Wait for the stream before you read the destination and before you overwrite the "
         "source.")))
+
+ask("03", N_("What does `acl.rt.memset(host, n, 0x1234, 4)` write into the first 4 bytes?"),
+    1,
+    (N_("0x1234 as a 32-bit number"),
+     N_("memset writes one byte value into each byte, as C's memset does.")),
+    (N_("0x34 (52) in each byte"),
+     N_("Only the low 8 bits of value count: 0x1234 & 0xFF = 0x34.")),
+    (N_("Nothing: the call is refused because the value is above 255"),
+     N_("The value is not checked against 255; its low byte is used.")))
 
 # 04 · Memory info and run mode
 ask("04", N_("On a 310 (DDR only), what does `acl.rt.get_mem_info(ACL_HBM_MEM)` return?"),
@@ -411,6 +431,18 @@ ask("07", N_("In which order does the capstone release everything?"), 2,
      N_("Reverse order of creation, users before what they use; the snapshot at the end "
         "proves nothing leaked.")))
 
+ask("07", N_("In the capstone's pool of runtime memory, a segment for media processing "
+             "(DVPP) is needed. How is it taken?"), 2,
+    (N_("With acl.media.dvpp_malloc, outside the pool"),
+     N_("That works, but costs a runtime call; the pool can give a segment with the media "
+        "rule itself.")),
+    (N_("With pool.alloc(n): runtime segments are 128-byte aligned anyway"),
+     N_("Runtime segments start on multiples of 64, and a multiple of 64 is not always "
+        "a multiple of 128.")),
+    (N_("With pool.alloc(n, rule=\"dvpp\"): its start is a multiple of 128"),
+     N_("A pool can mix rules per segment; the dvpp rule keeps m = ALIGN_UP(n, 32) + 32 and "
+        "starts it on 128 bytes.")))
+
 # 08 · Offline inference
 ask("08", N_("A model was loaded with `acl.mdl.load_from_file`. Who frees its work and "
              "weight memory?"), 0,
@@ -460,3 +492,11 @@ ask("08", N_("`acl.rt.launch_callback(fn, data, ACL_CALLBACK_BLOCK, stream)` on 
     ("ACL_ERROR_RT_STREAM_NO_CB_REG (107015)",
      N_("No thread would run it: call acl.rt.subscribe_report(thread_id, stream) "
         "first.")))
+ask("08", N_("A program unloads the same model ID twice. What does the second "
+             "`acl.mdl.unload` return?"), 1,
+    (N_("0: unloading is idempotent"),
+     N_("The ID no longer names a loaded model, and the runtime says so.")),
+    ("ACL_ERROR_GE_EXEC_MODEL_ID_INVALID (145003)",
+     N_("No loaded model has this ID any more: unload each model exactly once.")),
+    ("ACL_ERROR_RT_MODEL_EXECUTE (507011)",
+     N_("507011 is for executing a model whose memory was freed, not for unloading.")))
