@@ -1,12 +1,12 @@
 """A chapter self-test in a real JupyterLab, in headless Chromium: the learner clicks a wrong
 choice, reads why, clicks the right one, and the pass lands in the progress file of
-$ACL_LAB_HOME (the kernel inherits the test session's throwaway home, tests/conftest.py).
+$ACL_LAB_HOME (a home of this test's own: the session's, tests/conftest.py, is the one nbval's
+kernels share, and a question answered here would change what chapter 05 shows there).
 Screenshot: test-artifacts/self-test-jupyterlab.png.
 """
 import json
 import os
 import subprocess
-from pathlib import Path
 
 import nbformat
 import pytest
@@ -20,11 +20,18 @@ CELLS = ["import acl_lab\nfrom acl_lab import exercises\nexercises.self_test('05
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
+    """(URL, ACL_LAB_HOME of its kernels) of a JupyterLab serving the self-test notebook."""
     root = tmp_path_factory.mktemp("quiz-lab")
+    home = tmp_path_factory.mktemp("quiz-home")
     write_notebook(root / "self_test.ipynb", [nbformat.v4.new_code_cell(c) for c in CELLS])
-    url, proc = serve(root)
+    session_home = os.environ["ACL_LAB_HOME"]
+    os.environ["ACL_LAB_HOME"] = str(home)           # the server's kernels inherit it
     try:
-        yield url
+        url, proc = serve(root)
+    finally:
+        os.environ["ACL_LAB_HOME"] = session_home
+    try:
+        yield url, home
     finally:
         proc.terminate()
         try:
@@ -34,15 +41,16 @@ def lab(tmp_path_factory):
 
 
 def test_a_wrong_then_the_right_answer(browser, lab):  # noqa: F811 - the imported fixture
+    url, home = lab
     from acl_lab.quiz.bank import BANK
     question = BANK["05"][0]
     wrong = next(c for c in range(len(question.choices)) if c != question.answer)
-    progress_file = Path(os.environ["ACL_LAB_HOME"]) / "progress.json"
+    progress_file = home / "progress.json"
     artifact = ARTIFACTS / "self-test-jupyterlab.png"
     artifact.parent.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1100, "height": 1800})
     try:
-        open_notebook(page, lab, "self_test.ipynb", len(CELLS))
+        open_notebook(page, url, "self_test.ipynb", len(CELLS))
         run_all(page, within_s=60)
         view = page.locator(".jp-OutputArea-output:has(.jupyter-widgets)").first
         view.locator("button.jupyter-button").first.wait_for(timeout=30_000)
