@@ -118,6 +118,13 @@ def test_default_homes(monkeypatch, tmp_path):
     assert store_module.home() == tmp_path / ".acl_lab"
 
 
+def test_the_test_session_never_writes_the_real_home():
+    import platformdirs
+    session_home = Path(os.environ["ACL_LAB_HOME"])       # set by tests/conftest.py
+    assert session_home.resolve() != Path(platformdirs.user_data_dir("acl_lab")).resolve()
+    assert session_home.name.startswith("acl_lab_home-")
+
+
 def test_a_corrupt_or_foreign_file_reads_as_no_passes_and_is_repaired(home):
     home.mkdir()
     for text in ("{not json", "[1, 2]", '{"exercises": "01.1", "questions": [3]}', ""):

@@ -130,7 +130,10 @@ _STORES: dict[Path, Store] = {}
 
 def current_store() -> Store:
     """The store of the current home (``$ACL_LAB_HOME`` is read each time)."""
-    directory = home()
+    try:
+        directory = home()
+    except OSError:                   # the working directory was deleted under the kernel
+        directory = Path(os.environ.get(HOME_SETTING) or ".acl_lab")
     if directory not in _STORES:
         _STORES[directory] = Store(directory)
     return _STORES[directory]
