@@ -1,19 +1,15 @@
-import os
-import shutil
-import tempfile
-
 import pytest
 
 import acl_lab
 
-#: Every pass a test (or a notebook nbval runs: its kernel inherits the environment) records
-#: goes to a throwaway home, never the developer's real progress.
-_TEST_HOME = tempfile.mkdtemp(prefix="acl_lab_home-")
-os.environ["ACL_LAB_HOME"] = _TEST_HOME
 
-
-def pytest_unconfigure(config):
-    shutil.rmtree(_TEST_HOME, ignore_errors=True)
+@pytest.fixture(autouse=True)
+def progress_home(tmp_path_factory, monkeypatch):
+    """Each test records its passes in a home of its own: what it passes must not show in
+    the self-tests nbval compares (they share the session's home, see ../conftest.py)."""
+    home = tmp_path_factory.mktemp("acl_lab_home-")
+    monkeypatch.setenv("ACL_LAB_HOME", str(home))
+    return home
 
 
 @pytest.fixture
