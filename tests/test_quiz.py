@@ -115,7 +115,9 @@ def test_default_homes(monkeypatch, tmp_path):
     assert store_module.home() == Path(platformdirs.user_data_dir("acl_lab", appauthor=False))
     monkeypatch.setenv("ACL_LAB_PLATFORM", "pyodide")        # JupyterLite: the browser's drive
     monkeypatch.chdir(tmp_path)
-    assert store_module.home() == tmp_path / ".acl_lab"
+    assert store_module.home() == tmp_path / ".acl_lab"           # no drive mounted
+    monkeypatch.setattr(Path, "cwd", lambda: Path("/drive/zh_CN"))  # a chapter of the site
+    assert store_module.home() == Path("/drive/.acl_lab")
 
 
 def test_the_test_session_never_writes_the_real_home():

@@ -1,8 +1,10 @@
 """Where a learner's passes are kept: one JSON file under ``$ACL_LAB_HOME``, surviving restarts.
 
 The home is ``$ACL_LAB_HOME``; else, in a browser tab (JupyterLite: acl_lab.wasm), ``.acl_lab``
-in the working directory, whose files JupyterLite keeps in the browser's storage (IndexedDB);
-else the platform's user data directory (platformdirs: ``~/.local/share/acl_lab`` on Linux).
+at the root of the drive JupyterLite mounts at /drive, whose files it keeps in the browser's
+storage (IndexedDB), one home for both editions (or in the working directory where there is
+no drive); else the platform's user data directory (platformdirs: ``~/.local/share/acl_lab``
+on Linux).
 
 A pass is a fact that stays true, so the file holds two sets (exercise ids, question ids) and
 every write is read-merge-write: union with what is on disk, so two kernels (two notebooks
@@ -25,6 +27,9 @@ from .. import wasm
 from ..i18n import _
 
 HOME_SETTING = "ACL_LAB_HOME"
+#: where JupyterLite's kernel mounts the site's files (its browser storage); a notebook's
+#: working directory lies below it when the drive works
+DRIVE = Path("/drive")
 FILE_NAME = "progress.json"
 KINDS = ("exercises", "questions")
 FORMAT = 1
@@ -36,7 +41,8 @@ def home() -> Path:
     if configured:
         return Path(configured).expanduser()
     if wasm.pyodide():
-        return Path.cwd() / ".acl_lab"
+        cwd = Path.cwd()
+        return (DRIVE if DRIVE == cwd or DRIVE in cwd.parents else cwd) / ".acl_lab"
     import platformdirs
     return Path(platformdirs.user_data_dir("acl_lab", appauthor=False))
 
