@@ -6,13 +6,16 @@ from html import escape
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import acl_lab
 from acl_lab import exercises, quiz
@@ -186,6 +189,40 @@ def test_a_file_system_without_locks_still_saves(home, monkeypatch, capsys):
     quiz.record_exercise("04.1")
     assert on_disk(home)["exercises"] == ["04.1"]
     assert capsys.readouterr().err == ""
+
+
+class TwoKernels(RuleBasedStateMachine):
+    """Two kernels (stores on one home) record passes in any order and restart at any time:
+    a fresh kernel always sees every pass either ever recorded."""
+
+    def __init__(self):
+        super().__init__()
+        self.directory = Path(tempfile.mkdtemp(prefix="acl_lab_home-"))
+        self.kernels = [store_module.Store(self.directory) for _k in range(2)]
+        self.recorded = {kind: set() for kind in store_module.KINDS}
+
+    @rule(k=st.integers(0, 1), kind=st.sampled_from(store_module.KINDS),
+          item=st.from_regex(r"0[1-8]\.(q)?[1-6]", fullmatch=True))
+    def record(self, k, kind, item):
+        self.kernels[k].record(kind, item)
+        self.recorded[kind].add(item)
+
+    @rule(k=st.integers(0, 1))
+    def restart(self, k):
+        self.kernels[k] = store_module.Store(self.directory)
+
+    @invariant()
+    def nothing_is_lost(self):
+        fresh = store_module.Store(self.directory)
+        for kind in store_module.KINDS:
+            assert fresh.passed(kind) == self.recorded[kind]
+
+    def teardown(self):
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+TestTwoKernels = TwoKernels.TestCase
+TestTwoKernels.settings = settings(max_examples=25, stateful_step_count=15, deadline=None)
 
 
 def test_two_processes_writing_at_once_lose_nothing(home):
