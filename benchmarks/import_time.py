@@ -39,6 +39,8 @@ VIEW_CELLS = {
                        "    acl.rt.memset_async(dev, 4096, i, 4096, stream)\n",
                        "from acl_lab.widgets import StreamTimeline\n"
                        "StreamTimeline()._repr_mimebundle_()\n"),
+    "SelfTest": ("from acl_lab import exercises\n",
+                 "exercises.self_test('05')._repr_mimebundle_()\n"),
 }
 
 
