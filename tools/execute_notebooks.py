@@ -32,10 +32,11 @@ def execute(path: Path) -> None:
 def main(argv: list[str]) -> int:
     # a fresh progress store: what a self-test shows must not depend on this machine's
     # learner (the kernels inherit the environment)
-    os.environ["ACL_LAB_HOME"] = tempfile.mkdtemp(prefix="acl_lab_home-")
-    paths = [Path(p).resolve() for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
-    for p in paths:
-        execute(p)
+    with tempfile.TemporaryDirectory(prefix="acl_lab_home-") as home:
+        os.environ["ACL_LAB_HOME"] = home
+        paths = [Path(p).resolve() for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+        for p in paths:
+            execute(p)
     return 0
 
 
