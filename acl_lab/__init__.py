@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language",
-           "run_in_thread"]
+           "run_in_thread", "progress"]
 __version__ = "0.1.0"
 
 wasm.imitate()   # ACL_LAB_PLATFORM=pyodide: Pyodide's limits on CPython (tests)
@@ -61,6 +61,13 @@ def name(handle: int, label: str) -> None:
     """Name a stream, e.g. ``acl_lab.name(copy_stream, "copy")``: every view and the trace
     table show the name instead of the handle, until the next ``reset()``."""
     tracer().name(handle, label)
+
+
+def progress():
+    """What you have passed, per chapter: exercises and self-test questions, kept across
+    sessions under $ACL_LAB_HOME (see acl_lab.quiz)."""
+    from .quiz import progress as view
+    return view()
 
 
 def check(ret, what: str | None = None) -> None:

@@ -56,6 +56,8 @@ VIEW_CELLS = {
                 "acl.rt.memcpy_async(host, 4096, dev, 4096, 2, stream)\n",
                 "from acl_lab.widgets import CopyMap\n"
                 "CopyMap()._repr_mimebundle_()\n"),
+    "SelfTest": ("from acl_lab import exercises\n",
+                 "exercises.self_test('05')._repr_mimebundle_()\n"),
 }
 
 

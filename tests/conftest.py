@@ -3,6 +3,15 @@ import pytest
 import acl_lab
 
 
+@pytest.fixture(autouse=True)
+def progress_home(tmp_path_factory, monkeypatch):
+    """Each test records its passes in a home of its own: what it passes must not show in
+    the self-tests nbval compares (they share the session's home, see ../conftest.py)."""
+    home = tmp_path_factory.mktemp("acl_lab_home-")
+    monkeypatch.setenv("ACL_LAB_HOME", str(home))
+    return home
+
+
 @pytest.fixture
 def acl():
     """A fresh simulated process on the default profile, initialised with device 0 set."""

@@ -6,7 +6,9 @@ outputs are the ones nbval will compare against.
 """
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -28,9 +30,13 @@ def execute(path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    paths = [Path(p).resolve() for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
-    for p in paths:
-        execute(p)
+    # a fresh progress store: what a self-test shows must not depend on this machine's
+    # learner (the kernels inherit the environment)
+    with tempfile.TemporaryDirectory(prefix="acl_lab_home-") as home:
+        os.environ["ACL_LAB_HOME"] = home
+        paths = [Path(p).resolve() for p in argv] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+        for p in paths:
+            execute(p)
     return 0
 
 

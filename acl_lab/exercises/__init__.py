@@ -115,6 +115,9 @@ def check(exercise_id: str, *args, **kwargs) -> Result:
     """Run the check for ``exercise_id`` on the learner's answer (see ``_run``); the result
     is kept for ``last``."""
     result = _LAST[exercise_id] = _run(exercise_id, *args, **kwargs)
+    if result.passed:
+        importlib.import_module("acl_lab.quiz").record_exercise(exercise_id,
+                                                                inspect.currentframe().f_back)
     return result
 
 
@@ -227,3 +230,23 @@ def available(chapter: str | None = None) -> list[str]:
         if entry.name.startswith("ch") and entry.name.endswith(".py"):
             importlib.import_module(f"{__name__}.{entry.name[:-3]}")
     return sorted(e for e in _CHECKS if chapter is None or e.split(".")[0] == chapter)
+
+
+# Chapter self-tests and progress: the quiz room (acl_lab/quiz) does the work.
+
+def questions(chapter) -> list[dict]:
+    """The chapter's self-test questions as data: question, choices, answer, explanation,
+    explanations (see acl_lab.quiz.questions)."""
+    return importlib.import_module("acl_lab.quiz").questions(chapter)
+
+
+def self_test(chapter):
+    """The chapter's self-test: questions with instant feedback, then its exercises by
+    level, passed or not."""
+    return importlib.import_module("acl_lab.quiz").self_test(chapter)
+
+
+def passed(chapter=None) -> list[str]:
+    """Ids of the exercises passed and the questions answered right, in this session or an
+    earlier one (stored under $ACL_LAB_HOME)."""
+    return importlib.import_module("acl_lab.quiz").passed(chapter)
