@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language",
-           "run_in_thread"]
+           "run_in_thread", "set_guard"]
 __version__ = "0.1.0"
 
 wasm.imitate()   # ACL_LAB_PLATFORM=pyodide: Pyodide's limits on CPython (tests)
@@ -50,6 +50,13 @@ def snapshot() -> Snapshot:
     """Allocations, pools, streams, events and contexts of the active backend, as plain data
     (the same keys on every backend: acl_lab/snapshot_schema.py describes each one)."""
     return SESSION.current()[0].snapshot()
+
+
+def set_guard(enabled: bool) -> None:
+    """On real hardware (the "ascend" backend), turn the guard on or off; it keeps its
+    registry either way. Off, misuse reaches the device: expect real error codes, or a
+    crash. ACL_LAB_GUARD=0 starts with it off."""
+    SESSION.set_guard(enabled)
 
 
 def tracer():

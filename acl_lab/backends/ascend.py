@@ -175,9 +175,11 @@ def ascend_backend(session) -> Backend:
     found = diagnose()
     if not found.ok:
         raise BackendUnavailable(found.explain())
+    from ..native import complete
     from .guard import Guard
 
-    guard = Guard(found.module, enabled=guard_wanted())
+    # pyACL, plus ctypes bindings for what it lacks (capture, aclnn, newer aclrt* calls)
+    guard = Guard(complete(found.module), enabled=guard_wanted())
 
     def reset(profile: str | None = None) -> None:
         if profile:
@@ -189,12 +191,3 @@ def ascend_backend(session) -> Backend:
                       snapshot=lambda: snapshot(guard), reset=reset)
     session.ascend = (found.module, backend, guard)
     return backend
-
-
-def set_guard(enabled: bool) -> None:
-    """Turn the guard of the loaded ascend backend on or off (it keeps its registry either
-    way). Off, misuse reaches the device: expect real error codes, or a crash."""
-    from ..session import SESSION
-    if SESSION.ascend is None:
-        raise RuntimeError(_('load the ascend backend first: acl_lab.load(backend="ascend")'))
-    SESSION.ascend[2].enabled = bool(enabled)

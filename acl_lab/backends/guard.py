@@ -36,10 +36,12 @@ from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
 from ..i18n import N_, _, join_list, join_sentences
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
+from .guard_ops import OpWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
                                              "malloc_host"))
+_NULL_CALLS = frozenset(("nn.create_tensor", "nn.create_scalar"))   # refused: NULL, like C
 _STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
 
 
@@ -120,6 +122,7 @@ class Guard:
         self._local = threads.Local()               # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
         self.models = ModelWatch(self)              # offline models (guard_models.py)
+        self.ops = OpWatch(self)                    # aclnn objects, task groups (guard_ops.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -154,6 +157,8 @@ class Guard:
                     self._local.refusal = join_sentences([r.message, _(_STOPPED)])
                     if raises:
                         raise AclLabError(r.code, self._local.refusal) from None
+                    if name in _NULL_CALLS:
+                        return 0
                     return (*fail, r.code) if fail else r.code
             result = real_fn(*args, **kwargs)
             if not raises and _code(result) != 0:
@@ -207,12 +212,17 @@ class Guard:
             create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
         watched = self.models.hooks()       # offline models (load / unload)
-        watched.setdefault("mdl", {}).update(
+        ops = self.ops.hooks()              # aclnn objects, task groups
+        watched["nn"] = ops["nn"]
+        watched["mdl"].update(ops["mdl"])
+        watched["mdl"].update(
             ri_capture_begin=(None, self._note_capture_begin),
             ri_capture_end=(None, self._note_capture_end),
             ri_execute=(self._check_model, None),
             ri_execute_async=(self._check_model, None),
-            ri_destroy=(None, self._note_destroy(self.captured)))
+            ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
+            ri_destroy=(self._check_model_known("aclmdlRIDestroy"),
+                        self._note_destroy(self.captured)))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
@@ -477,10 +487,22 @@ class Guard:
                     call="ptr_to_bytes", size=size))
             self._check_host_readable(ptr, size, "ptr_to_bytes")
 
+    def _check_model_known(self, call: str):
+        def check(model, *_rest):
+            """A handle aclmdlRICaptureEnd did not return (or one destroyed) is a pointer
+            the runtime would follow into freed memory."""
+            if _ints(model) is not None and model != 0 and model not in self.captured:
+                raise Refusal(C.ACL_ERROR_RT_INVALID_HANDLE,
+                              _("{call}: {handle} is not a live model RI. Use the handle "
+                                "aclmdlRICaptureEnd returned, before aclmdlRIDestroy.").format(
+                                  call=call, handle=f"0x{model:x}"))
+        return check
+
     def _check_model(self, model, *_rest):
         """A captured model whose buffers were freed would make the device write freed
         memory (docs/rules.md#rule-23: resources must outlive the model). Refused, as the
         simulator does at execution."""
+        self._check_model_known("aclmdlRIExecute")(model)
         gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
             raise Refusal(C.ACL_ERROR_RT_MODEL_EXECUTE,
@@ -534,6 +556,7 @@ class Guard:
                 rt.reset_device(device)
         self.registry = Registry()
         self.models.forget(None)
+        self.ops.forget()
         self.device_refs.clear()
         self.streams.clear()
         self.events.clear()
