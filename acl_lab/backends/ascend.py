@@ -139,7 +139,8 @@ def snapshot(guard) -> Snapshot:
                          "pinned": e.api == "malloc_host"}
                         for e in sorted(guard.registry.live(), key=lambda e: e.ptr)],
         "pools": _pools(guard),
-        "touched_bytes": None, "models": [], "offline_models": guard.models.snapshot(),
+        "touched_bytes": None, "models": [dict(m) for m in guard.ops.models.values()],
+        "offline_models": guard.models.snapshot(),
         "timeline": [],
         "reports": list(guard.reports),
     }

@@ -198,6 +198,8 @@ class Guard:
                 lambda a: (a[0], (a[5] - 1) * a[1] + a[4]))),
             synchronize_stream=(None, self._note_synchronized),
             synchronize_device=(None, self._note_synchronized),
+            record_event=(None, self.ops.note_record),
+            synchronize_event=(None, self.ops.note_event_synchronized),
             set_device=(None, self._note_set_device),
             reset_device=(None, self._note_reset_device),
             create_stream=(None, self._note_handle(self.streams)),
@@ -218,11 +220,10 @@ class Guard:
         watched["mdl"].update(
             ri_capture_begin=(None, self._note_capture_begin),
             ri_capture_end=(None, self._note_capture_end),
-            ri_execute=(self._check_model, None),
-            ri_execute_async=(self._check_model, None),
+            ri_execute=(self._check_model, self.ops.note_execute),
+            ri_execute_async=(self._check_model, self.ops.note_execute_async),
             ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
-            ri_destroy=(self._check_model_known("aclmdlRIDestroy"),
-                        self._note_destroy(self.captured)))
+            ri_destroy=(self._check_model_known("aclmdlRIDestroy"), self._note_model_destroyed))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
@@ -348,6 +349,7 @@ class Guard:
 
     def _note_synchronized(self, ret, stream=None):
         if ret == 0:
+            self.ops.note_synchronized(stream)
             if stream is None:
                 self.queued.clear()
             else:
@@ -362,6 +364,12 @@ class Guard:
         uses = self.capturing.pop(stream, set())
         if ret == 0:
             self.captured[model] = uses
+            self.ops.note_model(model, stream, self._current_device())
+
+    def _note_model_destroyed(self, ret, model):
+        if ret == 0:
+            self.captured.pop(model, None)
+        self.ops.note_destroyed(ret, model)
 
     def _note_view(self, array, ptr, *_rest):
         """ptr_to_numpy handed out an array over ``ptr``: freeing under it is a use-after-free."""

@@ -17,6 +17,7 @@ from .. import constants as C
 from ..errors import Refusal
 from ..i18n import _
 from ..native.bindings import SCALAR_TYPES
+from ..snapshot_schema import ModelRow
 
 #: phase two of each aclnn operator -> its phase one, and the positions of its tensors and
 #: scalars in phase one's arguments (aclnn_add.h, aclnn_mul.h, aclnn_copy.h)
@@ -54,6 +55,9 @@ class OpWatch:
         self.scalars: set[int] = set()
         self.executors: dict[int, tuple[str, list[int]]] = {}   # handle -> (op, tensors)
         self.groups: set[int] = set()                            # aclrtTaskGrp handles
+        self.models: dict[int, ModelRow] = {}                    # model RI -> what was seen
+        self.replaying: dict[int, list[int]] = {}               # stream -> models launched
+        self.marks: dict[int, list[int]] = {}                   # event -> replays before it
 
     def hooks(self) -> dict[str, dict]:
         """(check, after) hooks for the guard's ``nn`` and ``mdl`` namespaces."""
@@ -72,8 +76,54 @@ class OpWatch:
         return {"nn": nn, "mdl": mdl}
 
     def forget(self) -> None:
-        for table in (self.tensors, self.scalars, self.executors, self.groups):
+        for table in (self.tensors, self.scalars, self.executors, self.groups, self.models,
+                      self.replaying, self.marks):
             table.clear()
+
+    # ----- captured models, as acl_lab.snapshot()["models"] shows them --------------------
+    def note_model(self, model: int, stream: int, device: int | None) -> None:
+        """aclmdlRICaptureEnd made ``model``. The runtime does not describe the tasks it
+        recorded, so the row lists none; executions are the replays the guard let through."""
+        self.models[model] = {"handle": model, "device": -1 if device is None else device,
+                              "stream": stream, "streams": [stream], "ready": True,
+                              "executions": 0, "in_flight": 0, "tasks": []}
+
+    def note_execute(self, ret, model, stream_or_timeout):
+        row = self.models.get(model)
+        if ret == 0 and row is not None:
+            row["executions"] += 1
+
+    def note_execute_async(self, ret, model, stream):
+        row = self.models.get(model)
+        if ret == 0 and row is not None:
+            row["executions"] += 1
+            row["in_flight"] += 1
+            self.replaying.setdefault(stream, []).append(model)
+
+    def note_synchronized(self, stream: int | None) -> None:
+        """Replays queued on ``stream`` (None: every stream) have run."""
+        for s in list(self.replaying) if stream is None else [stream]:
+            for model in self.replaying.pop(s, ()):
+                if model in self.models:
+                    self.models[model]["in_flight"] -= 1
+
+    def note_record(self, ret, event, stream) -> None:
+        if ret == 0:
+            self.marks[event] = list(self.replaying.get(stream, ()))
+
+    def note_event_synchronized(self, ret, event) -> None:
+        """The replays queued before ``event`` was recorded have run."""
+        for model in self.marks.pop(event, ()) if ret == 0 else ():
+            for stream, models in self.replaying.items():
+                if model in models:
+                    models.remove(model)
+                    if model in self.models:
+                        self.models[model]["in_flight"] -= 1
+                    break
+
+    def note_destroyed(self, ret, model) -> None:
+        if ret == 0:
+            self.models.pop(model, None)
 
     # ----- tensors and scalars -----------------------------------------------------------
     def _check_create_tensor(self, shape, data_type, strides, offset, fmt, storage_shape,

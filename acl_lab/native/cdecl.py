@@ -87,7 +87,7 @@ class Signature:
 
     @property
     def argtypes(self) -> list[type]:
-        return [ctypes.POINTER(p.type) if p.role in ("out", "inout") else p.type
+        return [ctypes.POINTER(p.type) if p.role in ("out", "inout", "array") else p.type
                 for p in self.params]
 
 
