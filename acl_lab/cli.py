@@ -135,6 +135,9 @@ def doctor(out=None) -> int:
         lines.append("             " + _("fix: install the CANN toolkit (pyACL comes with it), "
                                          "then source {set_env}").format(set_env=SET_ENV))
 
+    if found.ok:
+        lines += _chapters_on_this_cann(found.module)
+
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     profile, profile_ok = _profile()
     usable = {"sim": profile_ok, "ascend": found.ok}.get(backend, False)
@@ -163,6 +166,27 @@ def doctor(out=None) -> int:
     if backend == "ascend" and not found.ok:
         print(_(HOW_TO_INSTALL).format(set_env=SET_ENV), file=out)
     return 0 if usable else 1
+
+
+def _chapters_on_this_cann(pyacl) -> list[str]:
+    """Per chapter: can it run with this pyACL and these CANN libraries, and why not."""
+    from .native import Native
+    from .native.chapters import survey, table
+    from .native.libraries import cann_version, library_dir
+
+    notebooks = _find(START_NOTEBOOK.parent)
+    native = Native()
+    soc = None
+    try:
+        soc = pyacl.get_soc_name()
+    except Exception:       # pyACL without it, or not initialised: the table goes on without
+        pass
+    lines = [_("Chapters on this CANN ({version}; libraries in {folder})").format(
+        version=cann_version() or _("version unknown"), folder=library_dir() or "-")]
+    if notebooks is None:
+        return lines + [_row(_("chapters"), _("not found: run acl-lab from the source "
+                                               "checkout"))]
+    return lines + table(survey(notebooks, pyacl, native, soc if isinstance(soc, str) else None))
 
 
 def lab_arguments(extra: list[str], language: str = "en") -> list[str]:

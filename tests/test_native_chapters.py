@@ -214,3 +214,47 @@ def test_chapter_07_pipeline_reaches_c_with_pool_memory_and_two_streams(device, 
     launched = [c for c in seen if c.name in ("aclnnMul", "aclnnAdd")]
     assert mul and any(c.values()["stream"] == begin["stream"] for c in launched)
     assert len(calls(log, "aclmdlRIExecuteAsync")) >= 4          # four batches
+
+
+# ----- acl-lab doctor: per chapter, can this CANN and pyACL run it ---------------------------
+def _doctor() -> str:
+    import io
+
+    from acl_lab import cli
+
+    out = io.StringIO()
+    cli.doctor(out)
+    return out.getvalue()
+
+
+def _chapter_line(text: str, chapter: str) -> list[str]:
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith(chapter))
+    return [lines[at]] + [line for line in lines[at + 1:at + 5] if line.startswith("      - ")]
+
+
+def test_doctor_says_per_chapter_what_this_cann_can_run(device):
+    text = _doctor()
+    assert "Chapters on this CANN" in text
+    for chapter in ("06_capture_acl_graph", "07_capstone"):     # capture and aclnn: native
+        line = _chapter_line(text, chapter)
+        assert "ready (" in line[0] and "through acl_lab's native bindings" in line[0], line
+    # a chapter needing calls neither this pyACL stand-in nor acl_lab binds says which
+    assert "cannot run all of it" in _chapter_line(text, "08_offline_inference")[0]
+
+
+def test_doctor_names_the_missing_library_calls_and_the_release(device, tmp_path, monkeypatch):
+    old = tmp_path / "old-cann"
+    build(old, {"RT": "libascendcl.so"})            # no libnnopbase.so, no libopapi.so
+    monkeypatch.setenv("ASCEND_HOME_PATH", str(old))
+    line = " ".join(_chapter_line(_doctor(), "07_capstone"))
+    assert "cannot run all of it" in line
+    assert "acl.nn.add: aclnnAdd is in none of the CANN libraries in" in line
+    assert "(it needs CANN 8.0.0 or later)" in line
+
+
+def test_doctor_warns_that_a_310b_board_cannot_capture(device, monkeypatch):
+    real, _log = device
+    monkeypatch.setattr(real, "get_soc_name", lambda: "Ascend310B4")
+    line = " ".join(_chapter_line(_doctor(), "06_capture_acl_graph"))
+    assert "not supported on Ascend310B4 (Atlas 200I/500 A2)" in line

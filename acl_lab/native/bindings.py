@@ -84,13 +84,15 @@ class Native:
             self._resolved[signature.c_name] = fn
         return fn
 
-    def available(self, name: str) -> tuple[bool, str]:
-        """Whether ``name`` can be called here: (True, library) or (False, why not)."""
-        signature = cdecl.read(PROTOTYPES[name].c)
-        found = self.libraries.find(signature.c_name)
-        if found is None:
-            return False, self.libraries.explain_missing(name, signature.c_name)
-        return True, found[1]
+    def available(self, name: str, short: bool = False) -> tuple[bool, str]:
+        """Whether ``name`` can be called here: (True, library) or (False, why not; in
+        one line with ``short``)."""
+        c_name = cdecl.read(PROTOTYPES[name].c).c_name
+        found = self.libraries.find(c_name)
+        if found is not None:
+            return True, found[1]
+        explain = self.libraries.short_missing if short else self.libraries.explain_missing
+        return False, explain(name, c_name)
 
     def function(self, name: str):
         """The pyACL-shaped function for facade name ``name`` ("mdl.ri_capture_begin")."""

@@ -17,25 +17,24 @@ import os
 import threading
 from pathlib import Path
 
-from ..i18n import N_, _
+from ..i18n import _
 
 HOME_VARS = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 LIBRARIES = ("libacl_rt.so", "libascendcl.so", "libnnopbase.so", "libopapi.so")
 
-#: the first CANN release whose API reference documents a family (hiascend.com, "CANN
-#: commercial" API pages): older toolkits may lack the symbol. Families not listed: the
-#: release is not recorded here.
+#: the earliest CANN release whose API reference (hiascend.com, "CANN commercial") was
+#: found documenting a symbol (a prefix ending in "*", or a name): older toolkits may lack
+#: it. Symbols not listed: the release is not recorded here.
 SINCE = (
     # canncommercial/81RC1 apiref appdevgapi aclcppdevg_03_1782 (aclmdlRICaptureBegin) and
     # the pages it links: capture, execute, destroy, task groups, debug print
-    ("aclmdlRI", "CANN 8.1.RC1"),
-    # canncommercial/800 apiref: the aclnn two-phase interface and aclCreateTensor
-    ("aclnn", "CANN 8.0.0"),
-    ("aclCreate", "CANN 8.0.0"),
-    ("aclDestroy", "CANN 8.0.0"),
+    ("aclmdlRI*", "CANN 8.1.RC1"),
+    # canncommercial/800 apiref: the aclnn two-phase interface (aclnnXxxGetWorkspaceSize,
+    # aclnnXxx) and the tensors and scalars it takes
+    ("aclnn*", "CANN 8.0.0"),
+    *((name, "CANN 8.0.0") for name in ("aclCreateTensor", "aclCreateScalar",
+                                        "aclDestroyTensor", "aclDestroyScalar")),
 )
-_NOT_RECORDED = N_("the CANN release that added it is not recorded here; see the CANN API "
-                   "reference of your version")
 
 
 class NativeUnavailable(RuntimeError):
@@ -43,19 +42,34 @@ class NativeUnavailable(RuntimeError):
     message says which call, which libraries were tried, and which CANN release added it."""
 
 
-def since(symbol: str) -> str:
-    """In words: the first CANN release documenting ``symbol``."""
-    for prefix, release in SINCE:
-        if symbol.startswith(prefix) and (prefix != "aclCreate" or symbol in
-                                          ("aclCreateTensor", "aclCreateScalar")):
-            return _("{release} or later").format(release=release)
-    return _(_NOT_RECORDED)
+def since(symbol: str) -> str | None:
+    """The first CANN release documenting ``symbol``, if recorded here."""
+    for pattern, release in SINCE:
+        if symbol == pattern or pattern.endswith("*") and symbol.startswith(pattern[:-1]):
+            return release
+    return None
 
 
 def library_dir() -> Path | None:
     """``$ASCEND_HOME_PATH/lib64`` (or ASCEND_TOOLKIT_HOME's), None when neither is set."""
     home = next((os.environ[v] for v in HOME_VARS if os.environ.get(v)), None)
     return Path(home, "lib64") if home else None
+
+
+def cann_version(folder: Path | None = None) -> str | None:
+    """The toolkit's version as its install record says ("version=8.1.RC1" in
+    ascend_toolkit_install.info, next to lib64), or None."""
+    home = (folder or library_dir() or Path("/nonexistent")).parent
+    for name in ("ascend_toolkit_install.info", "version.info", "version.cfg"):
+        try:
+            text = (home / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            key, _sep, value = line.partition("=")
+            if key.strip().lower() in ("version", "version_dir") and value.strip():
+                return value.strip()
+    return None
 
 
 class Libraries:
@@ -89,6 +103,16 @@ class Libraries:
                     return getattr(lib, symbol), name
         return None
 
+    def short_missing(self, call: str, symbol: str) -> str:
+        """One line: why ``symbol`` cannot be called here."""
+        if self.folder is None:
+            return _("{symbol}: ASCEND_HOME_PATH not set").format(symbol=symbol)
+        release = since(symbol)
+        text = _("{symbol} is in none of the CANN libraries in {folder}").format(
+            symbol=symbol, folder=self.folder)
+        return text + (_(" (it needs {release} or later)").format(release=release)
+                       if release else "")
+
     def explain_missing(self, call: str, symbol: str) -> str:
         """Why ``symbol`` (behind pyACL-shaped ``call``) cannot be called here, and the fix."""
         head = _("acl.{call} needs {symbol} from the CANN C libraries (pyACL does not bind it; "
@@ -102,6 +126,12 @@ class Libraries:
                               else _("does not export it"))
                 for name in LIBRARIES)
             where = _("In {folder}: {tried}.").format(folder=self.folder, tried=tried)
-        return " ".join([head, where, _("{symbol} is in {since}; with an older CANN, upgrade "
-                                        "the toolkit or use the simulator for this "
-                                        "chapter.").format(symbol=symbol, since=since(symbol))])
+        release = since(symbol)
+        if release:
+            when = _("{symbol} is in {release} or later; with an older CANN, upgrade the "
+                     "toolkit or use the simulator for this chapter.").format(symbol=symbol,
+                                                                             release=release)
+        else:
+            when = _("The CANN release that added {symbol} is not recorded here; see the "
+                     "CANN API reference of your version.").format(symbol=symbol)
+        return " ".join([head, where, when])
