@@ -36,14 +36,15 @@ def complete(module, native: Native | None = None):
     """pyACL ``module`` with native bindings for what it lacks: a new module-shaped object
     (the real one is not touched) with the same namespaces and functions."""
     native = native or Native()
-    top = types.ModuleType(module.__name__, getattr(module, "__doc__", None))
+    name = getattr(module, "__name__", "acl")
+    top = types.ModuleType(name, getattr(module, "__doc__", None))
     top.__file__ = getattr(module, "__file__", None)
     for attr in dir(module):
         if attr.startswith("_"):
             continue
         value = getattr(module, attr)
         if isinstance(value, types.ModuleType):
-            copy = types.ModuleType(value.__name__)
+            copy = types.ModuleType(f"{name}.{attr}")
             for name in dir(value):
                 if not name.startswith("_"):
                     setattr(copy, name, getattr(value, name))
@@ -54,7 +55,7 @@ def complete(module, native: Native | None = None):
         holder = top
         if ns:
             if not isinstance(getattr(top, ns, None), types.ModuleType):
-                setattr(top, ns, types.ModuleType(f"{module.__name__}.{ns}"))
+                setattr(top, ns, types.ModuleType(f"{name}.{ns}"))
             holder = getattr(top, ns)
         setattr(holder, fn, native.function(name))
     top.native = native
