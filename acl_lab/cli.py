@@ -1,10 +1,12 @@
-"""``acl-lab doctor | lab | bench | atc | assignments | student``.
+"""``acl-lab doctor | lab | bench | atc | assignments | student | selftest``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
 atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
 assignments / student: nbgrader source notebooks / copies without solutions (acl_lab.assignments).
+selftest: the contract suite on this machine's NPU against the simulator, one report
+(acl_lab.selftest).
 """
 from __future__ import annotations
 
@@ -189,6 +191,23 @@ def _chapters_on_this_cann(pyacl) -> list[str]:
     return lines + table(survey(notebooks, pyacl, native, soc if isinstance(soc, str) else None))
 
 
+def selftest(out: Path) -> int:
+    """``acl-lab selftest``: needs the ascend backend and the checkout's tests/contract."""
+    from .backends.ascend import diagnose
+    from .selftest import selftest as run
+
+    contract = _find(Path("tests", "contract"))
+    if contract is None:
+        print(_("acl-lab selftest: no tests/contract here or in {checkout}; run it from the "
+                "source checkout (git clone).").format(checkout=CHECKOUT), file=sys.stderr)
+        return 2
+    found = diagnose()
+    if not found.ok:
+        print(found.explain(), file=sys.stderr)
+        return 2
+    return run(contract, out)
+
+
 def lab_arguments(extra: list[str], language: str = "en") -> list[str]:
     """Arguments of ``jupyter lab`` that open chapter 00 of the ``language`` edition, and
     print its URL (not the Launcher's) as the address to open. For zh_CN, JupyterLab's own
@@ -293,8 +312,13 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default=None,
                          help=_("the edition to copy, and the language of the messages "
                                 "(default: $ACL_LAB_LANG, else en)"))
+    selftest_parser = commands.add_parser(
+        "selftest", help=_("run the contract suite on this machine's NPU and write a report "
+                           "to attach to an issue"))
+    selftest_parser.add_argument("--out", type=Path, default=Path("acl-lab-selftest.md"),
+                                 help=_("the report to write (default: acl-lab-selftest.md)"))
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command in ("assignments", "student", "doctor"):   # the rest pass them on
+    if extra and args.command in ("assignments", "student", "doctor", "selftest"):   # the rest pass them on
         parser.error(_("unrecognized arguments: %s") % " ".join(extra))   # argparse's words
     if args.command in ("assignments", "student"):
         with _speaking(args.lang) as language:
@@ -304,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         return atc(extra)
     if args.command == "doctor":
         return doctor()
+    if args.command == "selftest":
+        return selftest(args.out)
     if args.command == "lab":       # --lang picks the edition, and the language of lab's messages
         with _speaking(args.lang) as language:
             return lab(extra, language)
