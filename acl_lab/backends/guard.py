@@ -34,14 +34,12 @@ from ..address_map import AddressMap, Block
 from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
                               check_stream_can_write, check_writable)
 from ..i18n import N_, _, join_list, join_sentences
+from ..sim.prototypes import PROTOTYPES
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
 from .guard_ops import OpWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
-_VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
-                                             "malloc_host"))
-_NULL_CALLS = frozenset(("nn.create_tensor", "nn.create_scalar"))   # refused: NULL, like C
 _STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
 
 
@@ -95,6 +93,16 @@ def _ints(*values) -> tuple[int, ...] | None:
         return None
 
 
+def _failure_shape(name: str) -> tuple | None:
+    """What a refused call returns before its code: a zero per value pyACL returns ahead
+    of ``ret`` (prototypes.py); None for a call that returns a bare value (NULL: 0)."""
+    proto = PROTOTYPES.get(name)
+    if proto is None:
+        return ()
+    values = [v.strip() for v in proto.returns.split(",")]
+    return (0,) * (len(values) - 1) if values[-1] == "ret" else None
+
+
 def _code(result) -> int:
     """The return code in a pyACL result: ``ret`` or the last item of ``(value, ..., ret)``."""
     if isinstance(result, tuple) and result:
@@ -143,7 +151,7 @@ class Guard:
         """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
         check, after = hook or (None, None)
         raises = name.startswith("util.")
-        fail = (0,) if name in _VALUE_CALLS else ()   # a refused malloc is (NULL, code)
+        fail = _failure_shape(name)    # a refused malloc is (NULL, code), aclCreateTensor NULL
 
         @functools.wraps(real_fn)
         def call(*args, **kwargs):
@@ -157,7 +165,7 @@ class Guard:
                     self._local.refusal = join_sentences([r.message, _(_STOPPED)])
                     if raises:
                         raise AclLabError(r.code, self._local.refusal) from None
-                    if name in _NULL_CALLS:
+                    if fail is None:
                         return 0
                     return (*fail, r.code) if fail else r.code
             result = real_fn(*args, **kwargs)
