@@ -318,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     selftest_parser.add_argument("--out", type=Path, default=Path("acl-lab-selftest.md"),
                                  help=_("the report to write (default: acl-lab-selftest.md)"))
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command in ("assignments", "student", "doctor", "selftest"):   # the rest pass them on
+    # the other commands pass extra arguments on
+    if extra and args.command in ("assignments", "student", "doctor", "selftest"):
         parser.error(_("unrecognized arguments: %s") % " ".join(extra))   # argparse's words
     if args.command in ("assignments", "student"):
         with _speaking(args.lang) as language:

@@ -118,6 +118,7 @@ def render(facts: dict, profile: str, device: dict[str, Outcome],
            reference: dict[str, Outcome]) -> str:
     """The report, in Markdown (English: it goes to an issue tracker)."""
     from . import __version__
+    from .backends.ascend import guard_wanted
 
     def mark(o: Outcome | None) -> str:
         return "-" if o is None else {"passed": "pass", "failed": "FAIL", "error": "ERROR",
@@ -137,7 +138,7 @@ def render(facts: dict, profile: str, device: dict[str, Outcome],
         f"| pyACL | {facts.get('pyacl') or 'unknown'} |",
         f"| CANN libraries | {facts.get('libraries')} |",
         f"| calls pyACL lacks, bound by acl_lab | {facts.get('native') or 'unknown'} |",
-        f"| guard | {'off' if os.environ.get('ACL_LAB_GUARD', '1').lower() in ('0', 'off', 'false', 'no') else 'on'} |",
+        f"| guard | {'on' if guard_wanted() else 'off'} |",
         f"| reference | simulator, profile {profile} |", "",
         f"Device: {counts['passed']} passed, {counts['failed']} failed, "
         f"{counts['error']} errors, {counts['skipped']} skipped; "

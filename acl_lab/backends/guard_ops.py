@@ -114,7 +114,7 @@ class OpWatch:
     def note_event_synchronized(self, ret, event) -> None:
         """The replays queued before ``event`` was recorded have run."""
         for model in self.marks.pop(event, ()) if ret == 0 else ():
-            for stream, models in self.replaying.items():
+            for models in self.replaying.values():
                 if model in models:
                     models.remove(model)
                     if model in self.models:

@@ -58,5 +58,4 @@ def complete(module, native: Native | None = None):
                 setattr(top, ns, types.ModuleType(f"{name}.{ns}"))
             holder = getattr(top, ns)
         setattr(holder, fn, native.function(name))
-    top.native = native
     return top
