@@ -125,3 +125,21 @@ def test_the_snapshot_lists_captured_models_and_their_replays(acl):
     assert mismatches(acl_lab.snapshot()) == []
     assert acl.mdl.ri_destroy(model) == 0
     assert acl_lab.snapshot()["models"] == []
+
+
+def test_reset_ends_captures_and_destroys_models_tensors_and_scalars(acl, log):
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(32, 0)
+    t = _tensor(acl, dev)
+    one = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    assert acl.rt.memset_async(dev, 32, 0, 32, stream) == 0
+    model, _ = acl.mdl.ri_capture_end(stream)
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0  # left open
+    acl_lab.reset()
+    assert [c.name for c in calls(log)][-5:] == [
+        "aclmdlRICaptureEnd", "aclmdlRIDestroy", "aclmdlRIDestroy", "aclDestroyTensor",
+        "aclDestroyScalar"]
+    assert calls(log, "aclmdlRIDestroy")[0].values()["modelRI"] == model
+    assert calls(log, "aclDestroyTensor")[0].values()["tensor"] == t
+    _refused(acl, acl.nn.destroy_tensor(t), C.ACL_ERROR_INVALID_PARAM)   # gone: not twice

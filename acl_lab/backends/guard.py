@@ -548,8 +548,9 @@ class Guard:
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
         """Give back everything the guard saw handed out, in docs/rules.md#rule-16 order
-        (finish and destroy streams, events, memory, then reset devices), so a notebook can
-        start again. ACL stays initialised: aclInit runs once per process."""
+        (captures, models and aclnn objects, then finish and destroy streams, events, memory,
+        then reset devices), so a notebook can start again. ACL stays initialised: aclInit
+        runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)
         views = self._live_views()
         if views:
@@ -557,6 +558,7 @@ class Guard:
                           "released now ({views}). Using them after the reset is a "
                           "use-after-free on the device: drop or copy them first.").format(
                               call="acl_lab.reset()", views=join_list(views[:5])))
+        self.ops.release(self.real, list(self.capturing), list(self.captured))
         for h in list(self.streams):
             rt.synchronize_stream(h)
             rt.destroy_stream(h)
@@ -572,7 +574,6 @@ class Guard:
                 rt.reset_device(device)
         self.registry = Registry()
         self.models.forget(None)
-        self.ops.forget()
         self.device_refs.clear()
         self.streams.clear()
         self.events.clear()

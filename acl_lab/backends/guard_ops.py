@@ -80,6 +80,23 @@ class OpWatch:
                       self.replaying, self.marks):
             table.clear()
 
+    def release(self, real, capturing, models) -> None:
+        """acl_lab.reset() on hardware: end the open captures, destroy the models, tensors and
+        scalars, before the memory they use is freed (docs/rules.md#rule-23)."""
+        mdl, nn = getattr(real, "mdl", None), getattr(real, "nn", None)
+        models = list(models)
+        for stream in capturing:
+            model, ret = mdl.ri_capture_end(stream)
+            if ret == 0 and model:
+                models.append(model)
+        for model in models:
+            mdl.ri_destroy(model)
+        for tensor in self.tensors:
+            nn.destroy_tensor(tensor)
+        for scalar in self.scalars:
+            nn.destroy_scalar(scalar)
+        self.forget()
+
     # ----- captured models, as acl_lab.snapshot()["models"] shows them --------------------
     def note_model(self, model: int, stream: int, device: int | None) -> None:
         """aclmdlRICaptureEnd made ``model``. The runtime does not describe the tasks it
