@@ -33,8 +33,8 @@ def load(backend: str | None = None, profile: str | None = None):
     """The pyACL-shaped ``acl`` object of the chosen backend, with every call traced.
 
     backend: "sim" (default) or "ascend"; else $ACL_LAB_BACKEND. profile (simulator only):
-    "910b" (default), "310", "310p", "200dk", "310b"; else $ACL_LAB_PROFILE. Asking the simulator
-    for another profile than the running one starts a fresh simulated process.
+    "910b" (default), "310", "310p", "200dk", "310b"; else $ACL_LAB_PROFILE. Asking the
+    simulator for another profile than the running one starts a fresh simulated process.
     """
     return SESSION.load(backend, profile)
 

@@ -77,12 +77,13 @@ def reference_profile(soc_name: str | None) -> str:
     return best.name if common(best) >= len("Ascend310") else DEFAULT_PROFILE
 
 
-def device_facts() -> dict[str, str | None]:
-    """What the device and toolkit say about themselves (pyACL, initialised briefly)."""
+def device_facts(notebooks: Path | None = None) -> dict:
+    """What the device and toolkit say about themselves (pyACL, initialised briefly), and
+    per chapter under ``notebooks`` whether this pyACL and CANN can make all its calls."""
     from .native.libraries import cann_version, library_dir
 
     facts = {"cann": cann_version(), "libraries": str(library_dir() or "-"), "pyacl": None,
-             "soc": None, "acl_version": None, "native": None}
+             "soc": None, "acl_version": None, "native": None, "chapters": []}
     try:
         import acl
     except Exception as e:        # the report says why; the device run will fail the same way
@@ -103,6 +104,10 @@ def device_facts() -> dict[str, str | None]:
             acl.finalize()
     except Exception as e:
         facts["soc"] = facts["soc"] or _("unknown ({error})").format(error=e)
+    if notebooks is not None and notebooks.is_dir():
+        from .native.chapters import survey, table
+        soc = facts["soc"] if isinstance(facts["soc"], str) else None
+        facts["chapters"] = table(survey(notebooks, acl, soc_name=soc))
     return facts
 
 
@@ -154,6 +159,8 @@ def render(facts: dict, profile: str, device: dict[str, Outcome],
                      + (f" — {d.message}" if d is not None and d.message else ""))
     if not differ and device:
         lines.append("None.")
+    if facts.get("chapters"):
+        lines += ["", "## Chapters on this CANN and pyACL", "", "```", *facts["chapters"], "```"]
     lines += ["", "## Every behaviour", "", "| behaviour | device | simulator |", "|---|---|---|"]
     lines += [f"| `{n}` | {mark(device.get(n))} | {mark(reference.get(n))} |" for n in names]
     return "\n".join(lines) + "\n"
@@ -163,7 +170,7 @@ def selftest(contract: Path, out: Path, facts: dict | None = None,
              only: list[str] = ()) -> int:
     """Run both suites, write the report to ``out``; 0 when the device passed everything.
     ``only``: more pytest arguments for both runs (e.g. ["-k", "capture"])."""
-    facts = device_facts() if facts is None else facts
+    facts = device_facts(contract.parent.parent / "notebooks") if facts is None else facts
     profile = reference_profile(facts.get("soc"))
     with tempfile.TemporaryDirectory(prefix="acl-lab-selftest-") as tmp:
         dev_xml, ref_xml = Path(tmp, "device.xml"), Path(tmp, "simulator.xml")

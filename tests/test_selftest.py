@@ -48,7 +48,7 @@ def device(tmp_path, monkeypatch):
 
 def test_the_report_has_versions_soc_outcomes_and_differences(device, capsys):
     out = device / "report.md"
-    facts = selftest.device_facts()
+    facts = selftest.device_facts(REPO / "notebooks")
     assert facts["soc"] == "Ascend310P3" and facts["pyacl"].endswith("__init__.py")
     rc = selftest.selftest(CONTRACT, out, facts, only=["-k", "capture"])
     text = out.read_text()
@@ -59,6 +59,8 @@ def test_the_report_has_versions_soc_outcomes_and_differences(device, capsys):
     assert "test_contract_capture::test_a_refused_call_leaves_the_capture_active`: device " \
            "FAIL, simulator pass" in differences
     assert "assert 0 == 1" in differences or "ACTIVE" in differences   # the device's words
+    chapters = text.split("## Chapters on this CANN and pyACL")[1].split("## Every")[0]
+    assert "06_capture_acl_graph" in chapters and "ready" in chapters
     every = text.split("## Every behaviour")[1]
     assert "| `test_contract_capture::test_an_executor_launches_once` | pass | pass |" in every
     assert "wrote" in capsys.readouterr().out
