@@ -110,6 +110,18 @@ def test_a_captured_operator_whose_buffer_was_freed_is_not_replayed(acl, log):
     assert len(calls(log, "aclmdlRIDestroy")) == 1 and calls(log, "aclmdlRIExecute") == []
 
 
+def test_a_stream_the_guard_never_saw_is_not_passed_to_the_runtime(acl, log):
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.destroy_stream(stream) == 0
+    _refused(acl, acl.mdl.ri_capture_begin(stream, 0), C.ACL_ERROR_RT_INVALID_HANDLE,
+             "not a live stream", hex(stream))                  # destroyed
+    assert acl.mdl.ri_capture_end(stream) == (0, C.ACL_ERROR_RT_INVALID_HANDLE)
+    _refused(acl, acl.mdl.ri_capture_task_grp_begin(0xF00D00), C.ACL_ERROR_RT_INVALID_HANDLE,
+             "0xf00d00")                                         # never created
+    _refused(acl, acl.nn.add(0, 0, 0, 0x5EED00), C.ACL_ERROR_RT_INVALID_HANDLE, "0x5eed00")
+    assert calls(log) == []
+
+
 def test_the_snapshot_lists_captured_models_and_their_replays(acl):
     stream, _ = acl.rt.create_stream()
     dev, _ = acl.rt.malloc(64, 0)

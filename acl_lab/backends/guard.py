@@ -37,7 +37,7 @@ from ..i18n import N_, _, join_list, join_sentences
 from ..sim.prototypes import PROTOTYPES
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
-from .guard_ops import OpWatch
+from .guard_ops import OpWatch, both
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 _STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
@@ -226,10 +226,14 @@ class Guard:
         watched["nn"] = ops["nn"]
         watched["mdl"].update(ops["mdl"])
         watched["mdl"].update(
-            ri_capture_begin=(None, self._note_capture_begin),
-            ri_capture_end=(None, self._note_capture_end),
+            ri_capture_begin=(self.ops.stream_check("aclmdlRICaptureBegin", 0),
+                              self._note_capture_begin),
+            ri_capture_end=(self.ops.stream_check("aclmdlRICaptureEnd", 0),
+                            self._note_capture_end),
             ri_execute=(self._check_model, self.ops.note_execute),
-            ri_execute_async=(self._check_model, self.ops.note_execute_async),
+            ri_execute_async=(both(self._check_model,
+                                   self.ops.stream_check("aclmdlRIExecuteAsync", 1)),
+                              self.ops.note_execute_async),
             ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
             ri_destroy=(self._check_model_known("aclmdlRIDestroy"), self._note_model_destroyed))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),

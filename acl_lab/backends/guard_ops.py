@@ -41,6 +41,14 @@ def _span(shape, strides, offset, data_type) -> int | None:
     return (last + 1) * np_type().itemsize
 
 
+def both(*checks):
+    """One check running each of ``checks`` in turn."""
+    def check(*args):
+        for c in checks:
+            c(*args)
+    return check
+
+
 def _ints(values) -> list[int] | None:
     try:
         return [int(v) for v in (values if isinstance(values, (list, tuple)) else [values])]
@@ -71,9 +79,31 @@ class OpWatch:
             nn[one] = (self._check_prepare(op, tensors, scalars), self._note_prepare(op, tensors))
         for op in OPERATORS:
             nn[op] = (self._check_launch(op), self._note_launch)
-        mdl = {"ri_capture_task_grp_end": (None, self._note_group),
-               "ri_capture_task_update_begin": (self._check_group, None)}
+        mdl = {"ri_capture_get_info": (self.stream_check("aclmdlRICaptureGetInfo", 0), None),
+               "ri_capture_task_grp_begin": (self.stream_check("aclmdlRICaptureTaskGrpBegin", 0),
+                                             None),
+               "ri_capture_task_grp_end": (self.stream_check("aclmdlRICaptureTaskGrpEnd", 0),
+                                           self._note_group),
+               "ri_capture_task_update_begin": (both(
+                   self.stream_check("aclmdlRICaptureTaskUpdateBegin", 0), self._check_group),
+                   None),
+               "ri_capture_task_update_end": (
+                   self.stream_check("aclmdlRICaptureTaskUpdateEnd", 0), None)}
         return {"nn": nn, "mdl": mdl}
+
+    def stream_check(self, call: str, at: int):
+        """A check that argument ``at`` is 0 (the runtime judges NULL itself) or a stream the
+        guard saw created and not destroyed: any other value is a pointer the runtime would
+        follow."""
+        def check(*args):
+            stream = args[at] if at < len(args) else 0
+            if isinstance(stream, int) and stream and stream not in self.guard.streams:
+                raise Refusal(C.ACL_ERROR_RT_INVALID_HANDLE,
+                              _("{call}: {handle} is not a live stream. Use a handle from "
+                                "acl.rt.create_stream() that has not been destroyed, or 0 for "
+                                "the default stream.").format(call=call,
+                                                              handle=f"0x{stream:x}"))
+        return check
 
     def forget(self) -> None:
         for table in (self.tensors, self.scalars, self.executors, self.groups, self.models,
@@ -233,9 +263,12 @@ class OpWatch:
     def _check_launch(self, op: str):
         call = f"aclnn{op.title().replace('_', '')}"
 
+        stream_ok = self.stream_check(call, 3)
+
         def check(workspace, workspace_size, executor, stream):
             if not all(isinstance(v, int) for v in (workspace, workspace_size, executor)):
                 return
+            stream_ok(workspace, workspace_size, executor, stream)
             known = self.executors.get(executor)
             if known is None or known[0] != op:
                 raise Refusal(C.ACLNN_ERR_PARAM_NULLPTR,
