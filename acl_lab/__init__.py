@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language",
-           "run_in_thread", "progress"]
+           "run_in_thread", "progress", "set_guard"]
 __version__ = "0.1.0"
 
 wasm.imitate()   # ACL_LAB_PLATFORM=pyodide: Pyodide's limits on CPython (tests)
@@ -33,8 +33,8 @@ def load(backend: str | None = None, profile: str | None = None):
     """The pyACL-shaped ``acl`` object of the chosen backend, with every call traced.
 
     backend: "sim" (default) or "ascend"; else $ACL_LAB_BACKEND. profile (simulator only):
-    "910b" (default), "310", "310p", "200dk"; else $ACL_LAB_PROFILE. Asking the simulator
-    for another profile than the running one starts a fresh simulated process.
+    "910b" (default), "310", "310p", "200dk", "310b"; else $ACL_LAB_PROFILE. Asking the
+    simulator for another profile than the running one starts a fresh simulated process.
     """
     return SESSION.load(backend, profile)
 
@@ -50,6 +50,13 @@ def snapshot() -> Snapshot:
     """Allocations, pools, streams, events and contexts of the active backend, as plain data
     (the same keys on every backend: acl_lab/snapshot_schema.py describes each one)."""
     return SESSION.current()[0].snapshot()
+
+
+def set_guard(enabled: bool) -> None:
+    """On real hardware (the "ascend" backend), turn the guard on or off; it keeps its
+    registry either way. Off, misuse reaches the device: expect real error codes, or a
+    crash. ACL_LAB_GUARD=0 starts with it off."""
+    SESSION.set_guard(enabled)
 
 
 def tracer():

@@ -1,10 +1,12 @@
-"""``acl-lab doctor | lab | bench | atc | assignments | student``.
+"""``acl-lab doctor | lab | bench | atc | assignments | student | selftest``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
 atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
 assignments / student: nbgrader source notebooks / copies without solutions (acl_lab.assignments).
+selftest: the contract suite on this machine's NPU against the simulator, one report
+(acl_lab.selftest).
 """
 from __future__ import annotations
 
@@ -135,6 +137,9 @@ def doctor(out=None) -> int:
         lines.append("             " + _("fix: install the CANN toolkit (pyACL comes with it), "
                                          "then source {set_env}").format(set_env=SET_ENV))
 
+    if found.ok:
+        lines += _chapters_on_this_cann(found.module)
+
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     profile, profile_ok = _profile()
     usable = {"sim": profile_ok, "ascend": found.ok}.get(backend, False)
@@ -163,6 +168,44 @@ def doctor(out=None) -> int:
     if backend == "ascend" and not found.ok:
         print(_(HOW_TO_INSTALL).format(set_env=SET_ENV), file=out)
     return 0 if usable else 1
+
+
+def _chapters_on_this_cann(pyacl) -> list[str]:
+    """Per chapter: can it run with this pyACL and these CANN libraries, and why not."""
+    from .native import Native
+    from .native.chapters import survey, table
+    from .native.libraries import cann_version, library_dir
+
+    notebooks = _find(START_NOTEBOOK.parent)
+    native = Native()
+    soc = None
+    try:
+        soc = pyacl.get_soc_name()
+    except Exception:       # pyACL without it, or not initialised: the table goes on without
+        pass
+    lines = [_("Chapters on this CANN ({version}; libraries in {folder})").format(
+        version=cann_version() or _("version unknown"), folder=library_dir() or "-")]
+    if notebooks is None:
+        return lines + [_row(_("chapters"), _("not found: run acl-lab from the source "
+                                               "checkout"))]
+    return lines + table(survey(notebooks, pyacl, native, soc if isinstance(soc, str) else None))
+
+
+def selftest(out: Path) -> int:
+    """``acl-lab selftest``: needs the ascend backend and the checkout's tests/contract."""
+    from .backends.ascend import diagnose
+    from .selftest import selftest as run
+
+    contract = _find(Path("tests", "contract"))
+    if contract is None:
+        print(_("acl-lab selftest: no tests/contract here or in {checkout}; run it from the "
+                "source checkout (git clone).").format(checkout=CHECKOUT), file=sys.stderr)
+        return 2
+    found = diagnose()
+    if not found.ok:
+        print(found.explain(), file=sys.stderr)
+        return 2
+    return run(contract, out)
 
 
 def lab_arguments(extra: list[str], language: str = "en") -> list[str]:
@@ -269,8 +312,14 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_argument("--lang", choices=sorted(START_NOTEBOOKS), default=None,
                          help=_("the edition to copy, and the language of the messages "
                                 "(default: $ACL_LAB_LANG, else en)"))
+    selftest_parser = commands.add_parser(
+        "selftest", help=_("run the contract suite on this machine's NPU and write a report "
+                           "to attach to an issue"))
+    selftest_parser.add_argument("--out", type=Path, default=Path("acl-lab-selftest.md"),
+                                 help=_("the report to write (default: acl-lab-selftest.md)"))
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command in ("assignments", "student", "doctor"):   # the rest pass them on
+    # the other commands pass extra arguments on
+    if extra and args.command in ("assignments", "student", "doctor", "selftest"):
         parser.error(_("unrecognized arguments: %s") % " ".join(extra))   # argparse's words
     if args.command in ("assignments", "student"):
         with _speaking(args.lang) as language:
@@ -280,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         return atc(extra)
     if args.command == "doctor":
         return doctor()
+    if args.command == "selftest":
+        return selftest(args.out)
     if args.command == "lab":       # --lang picks the edition, and the language of lab's messages
         with _speaking(args.lang) as language:
             return lab(extra, language)

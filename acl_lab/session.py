@@ -35,6 +35,15 @@ class Session:
             self.load()
         return self.active
 
+    def set_guard(self, enabled: bool) -> None:
+        """Turn the guard of the loaded ascend backend on or off (it keeps its registry
+        either way)."""
+        from .i18n import _
+        if self.ascend is None:
+            raise RuntimeError(_('load the ascend backend first: '
+                                 'acl_lab.load(backend="ascend")'))
+        self.ascend[2].enabled = bool(enabled)
+
     def reset(self, profile: str | None = None) -> None:
         """A fresh process, an empty trace, no injected faults."""
         backend, _, trace = self.current()

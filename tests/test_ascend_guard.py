@@ -13,6 +13,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.backends import ascend
+from acl_lab.native import NativeUnavailable
 from acl_lab.session import SESSION
 from acl_lab.snapshot_schema import mismatches
 
@@ -161,7 +162,9 @@ def refused(real, acl, ret, code, *words):
 def test_load_hands_out_the_real_module_shape_traced(real, acl):
     assert acl.get_soc_name() == "Ascend910B3"
     assert acl.mdl.load_from_file("m.om") == (7, 0)      # not guarded: passed through
-    assert not hasattr(acl, "nn")                        # only what the real module has
+    assert not hasattr(real, "nn")      # pyACL binds no aclnn call; acl_lab.native does,
+    with pytest.raises(NativeUnavailable, match="aclCreateScalar from the CANN C libraries"):
+        acl.nn.create_scalar(1.0, C.ACL_FLOAT)          # (no CANN libraries on this machine)
     assert real.calls[-1] == ("mdl.load_from_file", ("m.om",))
     assert [c.name for c in acl_lab.tracer().calls][-2:] == ["get_soc_name", "mdl.load_from_file"]
     assert acl_lab.load(backend="ascend") is acl         # one backend per pyACL module
@@ -387,7 +390,7 @@ def test_guard_off_lets_everything_through_but_keeps_the_registry(real, monkeypa
     dev, _ = acl.rt.malloc(64, 0)
     assert acl.rt.free(0x4000) == 0 and real.calls[-1] == ("rt.free", (0x4000,))
     assert [a["ptr"] for a in acl_lab.snapshot()["allocations"]] == [dev]
-    ascend.set_guard(True)
+    acl_lab.set_guard(True)
     assert acl.rt.free(0x4000) == C.ACL_ERROR_RT_PARAM_INVALID
 
 

@@ -139,7 +139,8 @@ def snapshot(guard) -> Snapshot:
                          "pinned": e.api == "malloc_host"}
                         for e in sorted(guard.registry.live(), key=lambda e: e.ptr)],
         "pools": _pools(guard),
-        "touched_bytes": None, "models": [], "offline_models": guard.models.snapshot(),
+        "touched_bytes": None, "models": [dict(m) for m in guard.ops.models.values()],
+        "offline_models": guard.models.snapshot(),
         "timeline": [],
         "reports": list(guard.reports),
     }
@@ -175,9 +176,11 @@ def ascend_backend(session) -> Backend:
     found = diagnose()
     if not found.ok:
         raise BackendUnavailable(found.explain())
+    from ..native import complete
     from .guard import Guard
 
-    guard = Guard(found.module, enabled=guard_wanted())
+    # pyACL, plus ctypes bindings for what it lacks (capture, aclnn, newer aclrt* calls)
+    guard = Guard(complete(found.module), enabled=guard_wanted())
 
     def reset(profile: str | None = None) -> None:
         if profile:
@@ -189,12 +192,3 @@ def ascend_backend(session) -> Backend:
                       snapshot=lambda: snapshot(guard), reset=reset)
     session.ascend = (found.module, backend, guard)
     return backend
-
-
-def set_guard(enabled: bool) -> None:
-    """Turn the guard of the loaded ascend backend on or off (it keeps its registry either
-    way). Off, misuse reaches the device: expect real error codes, or a crash."""
-    from ..session import SESSION
-    if SESSION.ascend is None:
-        raise RuntimeError(_('load the ascend backend first: acl_lab.load(backend="ascend")'))
-    SESSION.ascend[2].enabled = bool(enabled)

@@ -34,12 +34,12 @@ from ..address_map import AddressMap, Block
 from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
                               check_stream_can_write, check_writable)
 from ..i18n import N_, _, join_list, join_sentences
+from ..sim.prototypes import PROTOTYPES
 from ..trace import pyacl_functions
 from .guard_models import ModelWatch
+from .guard_ops import OpWatch, both
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
-_VALUE_CALLS = frozenset(f"rt.{n}" for n in ("malloc", "malloc_align32", "malloc_cached",
-                                             "malloc_host"))
 _STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
 
 
@@ -93,6 +93,16 @@ def _ints(*values) -> tuple[int, ...] | None:
         return None
 
 
+def _failure_shape(name: str) -> tuple | None:
+    """What a refused call returns before its code: a zero per value pyACL returns ahead
+    of ``ret`` (prototypes.py); None for a call that returns a bare value (NULL: 0)."""
+    proto = PROTOTYPES.get(name)
+    if proto is None:
+        return ()
+    values = [v.strip() for v in proto.returns.split(",")]
+    return (0,) * (len(values) - 1) if values[-1] == "ret" else None
+
+
 def _code(result) -> int:
     """The return code in a pyACL result: ``ret`` or the last item of ``(value, ..., ret)``."""
     if isinstance(result, tuple) and result:
@@ -120,6 +130,7 @@ class Guard:
         self._local = threads.Local()               # last refusal, per thread like ACL's
         self._t0 = time.perf_counter()
         self.models = ModelWatch(self)              # offline models (guard_models.py)
+        self.ops = OpWatch(self)                    # aclnn objects, task groups (guard_ops.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -140,7 +151,7 @@ class Guard:
         """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
         check, after = hook or (None, None)
         raises = name.startswith("util.")
-        fail = (0,) if name in _VALUE_CALLS else ()   # a refused malloc is (NULL, code)
+        fail = _failure_shape(name)    # a refused malloc is (NULL, code), aclCreateTensor NULL
 
         @functools.wraps(real_fn)
         def call(*args, **kwargs):
@@ -154,6 +165,8 @@ class Guard:
                     self._local.refusal = join_sentences([r.message, _(_STOPPED)])
                     if raises:
                         raise AclLabError(r.code, self._local.refusal) from None
+                    if fail is None:
+                        return 0
                     return (*fail, r.code) if fail else r.code
             result = real_fn(*args, **kwargs)
             if not raises and _code(result) != 0:
@@ -193,6 +206,8 @@ class Guard:
                 lambda a: (a[0], (a[5] - 1) * a[1] + a[4]))),
             synchronize_stream=(None, self._note_synchronized),
             synchronize_device=(None, self._note_synchronized),
+            record_event=(None, self.ops.note_record),
+            synchronize_event=(None, self.ops.note_event_synchronized),
             set_device=(None, self._note_set_device),
             reset_device=(None, self._note_reset_device),
             create_stream=(None, self._note_handle(self.streams)),
@@ -207,12 +222,20 @@ class Guard:
             create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
         watched = self.models.hooks()       # offline models (load / unload)
-        watched.setdefault("mdl", {}).update(
-            ri_capture_begin=(None, self._note_capture_begin),
-            ri_capture_end=(None, self._note_capture_end),
-            ri_execute=(self._check_model, None),
-            ri_execute_async=(self._check_model, None),
-            ri_destroy=(None, self._note_destroy(self.captured)))
+        ops = self.ops.hooks()              # aclnn objects, task groups
+        watched["nn"] = ops["nn"]
+        watched["mdl"].update(ops["mdl"])
+        watched["mdl"].update(
+            ri_capture_begin=(self.ops.stream_check("aclmdlRICaptureBegin", 0),
+                              self._note_capture_begin),
+            ri_capture_end=(self.ops.stream_check("aclmdlRICaptureEnd", 0),
+                            self._note_capture_end),
+            ri_execute=(self._check_model, self.ops.note_execute),
+            ri_execute_async=(both(self._check_model,
+                                   self.ops.stream_check("aclmdlRIExecuteAsync", 1)),
+                              self.ops.note_execute_async),
+            ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
+            ri_destroy=(self._check_model_known("aclmdlRIDestroy"), self._note_model_destroyed))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
@@ -338,6 +361,7 @@ class Guard:
 
     def _note_synchronized(self, ret, stream=None):
         if ret == 0:
+            self.ops.note_synchronized(stream)
             if stream is None:
                 self.queued.clear()
             else:
@@ -352,6 +376,12 @@ class Guard:
         uses = self.capturing.pop(stream, set())
         if ret == 0:
             self.captured[model] = uses
+            self.ops.note_model(model, stream, self._current_device())
+
+    def _note_model_destroyed(self, ret, model):
+        if ret == 0:
+            self.captured.pop(model, None)
+        self.ops.note_destroyed(ret, model)
 
     def _note_view(self, array, ptr, *_rest):
         """ptr_to_numpy handed out an array over ``ptr``: freeing under it is a use-after-free."""
@@ -477,10 +507,22 @@ class Guard:
                     call="ptr_to_bytes", size=size))
             self._check_host_readable(ptr, size, "ptr_to_bytes")
 
+    def _check_model_known(self, call: str):
+        def check(model, *_rest):
+            """A handle aclmdlRICaptureEnd did not return (or one destroyed) is a pointer
+            the runtime would follow into freed memory."""
+            if _ints(model) is not None and model != 0 and model not in self.captured:
+                raise Refusal(C.ACL_ERROR_RT_INVALID_HANDLE,
+                              _("{call}: {handle} is not a live model RI. Use the handle "
+                                "aclmdlRICaptureEnd returned, before aclmdlRIDestroy.").format(
+                                  call=call, handle=f"0x{model:x}"))
+        return check
+
     def _check_model(self, model, *_rest):
         """A captured model whose buffers were freed would make the device write freed
         memory (docs/rules.md#rule-23: resources must outlive the model). Refused, as the
         simulator does at execution."""
+        self._check_model_known("aclmdlRIExecute")(model)
         gone = [hex(p) for p in self.captured.get(model, ()) if p not in self.registry.entries]
         if gone:
             raise Refusal(C.ACL_ERROR_RT_MODEL_EXECUTE,
@@ -510,8 +552,9 @@ class Guard:
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:
         """Give back everything the guard saw handed out, in docs/rules.md#rule-16 order
-        (finish and destroy streams, events, memory, then reset devices), so a notebook can
-        start again. ACL stays initialised: aclInit runs once per process."""
+        (captures, models and aclnn objects, then finish and destroy streams, events, memory,
+        then reset devices), so a notebook can start again. ACL stays initialised: aclInit
+        runs once per process."""
         rt, media = self.real.rt, getattr(self.real, "media", None)
         views = self._live_views()
         if views:
@@ -519,6 +562,7 @@ class Guard:
                           "released now ({views}). Using them after the reset is a "
                           "use-after-free on the device: drop or copy them first.").format(
                               call="acl_lab.reset()", views=join_list(views[:5])))
+        self.ops.release(self.real, list(self.capturing), list(self.captured))
         for h in list(self.streams):
             rt.synchronize_stream(h)
             rt.destroy_stream(h)

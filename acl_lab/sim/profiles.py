@@ -154,6 +154,26 @@ _register(Profile(
                 device=_gbps(25.6), host=_gbps(25.6), op_fixed_us=2.0, replay_task_us=0.2),
 ))
 
+# Atlas 200I DK A2 developer kit (Orange Pi AIpro is the same class of board), Ascend 310B.
+# Public (hiascend.com, "Atlas 200I DK A2 开发者套件 23.0.RC2, 基本规格", pd_0004): one DaVinci
+# V300 AI core at 500 MHz and four TaiShan V200M CPU cores at 1.0 GHz on the chip, 4 TFLOPS
+# FP16 / 8 TOPS INT8, 4 GB LPDDR4X at 3200 Mbps on a 64-bit bus (3200e6 x 8 B = 25.6 GB/s).
+# Modeled: the run mode (the kit is a board whose own CPU runs the application, as on the
+# Atlas 200 DK: ACL_DEVICE; `acl-lab selftest` on a kit confirms or corrects it), the SoC
+# name (Ascend310B4, the --soc_version the kit's ATC guides use), the share of the 4 GB left
+# to ACL (2.5 GiB; the OS keeps the rest), the kernel cost (one AI core, slower than 310P).
+_register(Profile(
+    name="310b", soc_name="Ascend310B4",
+    description="Atlas 200I DK A2-class board, Ascend 310B: code runs on the board (ACL_DEVICE)",
+    run_mode=ACL_DEVICE, device_count=1,
+    pools=(PoolSpec("DDR", "huge", 2 * GiB), PoolSpec("DDR", "normal", 512 * MiB)),
+    host_pinned=0,
+    rates=Rates(launch_us=6.0, api_us=1.0, dma_setup_us=2.0, completion_us=1.0,
+                h2d_pinned=_gbps(25.6), d2h_pinned=_gbps(25.6),
+                h2d_pageable=_gbps(12.8), d2h_pageable=_gbps(12.8),
+                device=_gbps(25.6), host=_gbps(25.6), op_fixed_us=3.0, replay_task_us=0.3),
+))
+
 # Atlas 300I Pro, Ascend 310P3: 24 GB LPDDR4X, 204.8 GB/s (public); PCIe 4.0 x16 (public:
 # 31.5 GB/s raw per direction), 20 GB/s pinned modeled.
 _register(Profile(
