@@ -29,9 +29,11 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   Its ``#`` comments are gettext ids (message_ids() lists them): write them in English and
   translate them in the room's .po. One code text per solution, for both editions.
 - A check raises ``NotYet(first, more_specific, ...)``: the learner's 1st not-yet shows the
-  first text, the 2nd the next, and so on. Name the learner's variables with
+  first text, the 2nd the next, and so on (``NotYet(one)``: then ``one`` followed by each
+  ``more``). Name the learner's variables with
   ``learner_name(obj, "default")``; read the calls made since start() with
-  ``calls_since_start()``; say what released a handle with ``released_by(handle)``.
+  ``calls_since_start()`` and its handles with ``start_handles()``; say what released a
+  handle with ``released_by(handle)``.
 - The framework itself says "not yet" for an empty exercise (a ``...`` argument or a
   placeholder line still in the cell) with ``hint`` then ``more`` (never running the check),
   and names the real cause first when the process or device the exercise needs is gone
@@ -280,6 +282,12 @@ def calls_since_start() -> list:
     return calls if record is None else [c for c in calls if c.seq > record.mark]
 
 
+def start_handles():
+    """What the running exercise's start() returned (None without one)."""
+    record = _started(_NOW[-1].exercise_id) if _NOW else None
+    return None if record is None else record.handles
+
+
 #: ints Python shares between names (-5..256): a name bound to one says nothing
 _SHARED_INTS = range(-5, 257)
 
@@ -365,7 +373,16 @@ def _real_cause(exercise_id: str, spec: Spec) -> str:
 _TRIES: dict[str, int] = {}
 
 #: a line the learner has not written yet: ``...  # your code``, ``x = ...``, ``return ...``
-PLACEHOLDER = re.compile(r"^(?P<indent>\s*)(?:return\s+|[\w, \[\]'\"]+\s*=\s*)?\.\.\.(?:\s*#.*)?$")
+PLACEHOLDER = re.compile(
+    r"^(?P<indent>\s*)(?:return\s+|(?:[\w, \[\]'\"]+=\s*)+)?\.\.\.(?:\s*#.*)?$")
+
+
+def reset_hints(exercise_id: str | None = None) -> None:
+    """Start the hints of one exercise (or of all) over from the first, least specific one."""
+    if exercise_id is None:
+        _TRIES.clear()
+    else:
+        _TRIES.pop(exercise_id, None)
 
 
 def check(exercise_id: str, *args, **kwargs) -> Result:
@@ -415,6 +432,8 @@ def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
         return Result(exercise_id, title, True, message or WELL_DONE)
     except NotYet as e:
         hints = e.hints or tuple(_(h) for h in spec.hints)
+        if len(e.hints) == 1:       # one specific text: then it plus the registered `more`
+            hints += tuple(join_sentences([e.hints[0], _(m)]) for m in spec.more)
         return not_yet(hints[min(tries, len(hints) - 1)],
                        _last_resort(exercise_id, tries, len(hints)))
     except AssertionError:
