@@ -130,7 +130,7 @@ def message_ids() -> set[str]:
     results, as gettext message ids."""
     for module in sorted(_KIT.joinpath("exercises").glob("ch*.py")):
         importlib.import_module(f"{__name__}.{module.stem}")
-    ids = {"passed", "not yet", WELL_DONE,
+    ids = {"passed", "not yet", WELL_DONE, PLACEHOLDER_LINE,
            "{mark} Exercise {exercise} ({title}) {verdict}: {message}"}
     for spec in (_SPECS[e] for e in _CHECKS if e in _SPECS):
         ids |= {spec.title, *spec.hints}
@@ -372,6 +372,9 @@ def _real_cause(exercise_id: str, spec: Spec) -> str:
 #: not-yets in a row per exercise, since its last pass: how specific the next hint gets
 _TRIES: dict[str, int] = {}
 
+#: the placeholder line of an exercise cell, as the chapters write it (gettext id)
+PLACEHOLDER_LINE = "...  # your code"
+
 #: a line the learner has not written yet: ``...  # your code``, ``x = ...``, ``return ...``
 PLACEHOLDER = re.compile(
     r"^(?P<indent>\s*)(?:return\s+|(?:[\w, \[\]'\"]+=\s*)+)?\.\.\.(?:\s*#.*)?$")
@@ -503,7 +506,9 @@ class Solution:
     def _repr_markdown_(self) -> str:
         if not self.code:
             return self.text
-        return f"{self.text}\n\n```python\n{self.code}\n```"
+        placeholder = _(PLACEHOLDER_LINE)            # as code: markdown keeps its two spaces
+        intro = self.text.replace(placeholder, f"`{placeholder}`")
+        return f"{intro}\n\n```python\n{self.code}\n```"
 
 
 def solution(exercise_id: str) -> Solution:
@@ -518,8 +523,8 @@ def solution(exercise_id: str) -> Solution:
         raise KeyError(_("exercise {exercise} has no solution").format(exercise=exercise_id))
     return Solution(exercise_id, _translated(spec.solution), _(
         "Exercise {exercise} ({title}): type this in place of the placeholder line "
-        "(...  # your code), then run the cell.").format(exercise=exercise_id,
-                                                        title=_(spec.title)))
+        "({placeholder}), then run the cell.").format(
+            exercise=exercise_id, title=_(spec.title), placeholder=_(PLACEHOLDER_LINE)))
 
 
 #: Annotations of check functions, read as "any value of this kind" (numpy ints are ints).
