@@ -196,7 +196,7 @@ def test_a_learner_who_follows_each_hint_passes(path, shell, tmp_path, monkeypat
             continue
         ex = exercise_id(cell.source)
         seen_hints = []
-        exercises.reset_hints(ex)                 # a learner new to this exercise
+        exercises.forget(ex)                 # a learner new to this exercise
         for _attempt in range(MAX_ATTEMPTS):
             first = shell.run_cell(cell.source, store_history=False).result
             assert isinstance(first, Result) and not first.passed, ex
