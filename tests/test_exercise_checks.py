@@ -203,3 +203,27 @@ def test_code_typed_next_to_the_placeholder_line_still_passes(shell):
                         'count, ret = acl.rt.get_device_count()\n'
                         'exercises.check("00.1", acl, count)')
     assert result.passed, result.message
+
+
+def test_a_handle_released_since_start_is_named_as_the_cause(shell):
+    run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
+    result = run(shell, 'producer, consumer, shared, out, ready = exercises.start("01.2", acl)\n'
+                        'acl.rt.destroy_stream(consumer)\n'
+                        'exercises.check("01.2", acl, out, producer, consumer)')
+    assert result.message.startswith("acl.rt.destroy_stream(0x") and \
+        "released consumer after exercises.start(\"01.2\", acl)" in result.message, result.message
+
+
+def test_a_closed_pool_is_named_as_the_cause(registered, shell):
+    from acl_lab.pool import MemoryPool
+
+    def uses_a_pool(acl, pool):
+        return "fine"
+    registered("99.7", uses_a_pool)
+    exercises._spec("99.7").setup = lambda acl: MemoryPool(acl, 4096)
+    run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
+    result = run(shell, 'scratch = exercises.start("99.7", acl)\nscratch.close()\n'
+                        'exercises.check("99.7", acl, scratch)')
+    assert result.message.startswith("scratch is closed: scratch.close() ran after"), \
+        result.message
+    exercises.forget("99.7")

@@ -37,7 +37,9 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
 - The framework itself says "not yet" for an empty exercise (a ``...`` argument, or a
   placeholder line still in the cell and the check not passing) with ``hint`` then ``more``,
   and names the real cause first when the process or device the exercise needs is gone
-  (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()).
+  (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()), or a handle
+  start() gave and the learner passes to the check was released since (a freed buffer, a
+  destroyed stream or model: released_by), or a pool passed to the check is closed.
 
 The notebook cell (tag ``exercise``)::
 
@@ -329,7 +331,7 @@ def _arg(value) -> str:
     return f"0x{value:x}" if isinstance(value, int) and value > 0xffff else repr(value)
 
 
-def _real_cause(exercise_id: str, spec: Spec) -> str:
+def _real_cause(exercise_id: str, spec: Spec, args: tuple = ()) -> str:
     """Why the check cannot see the state the exercise's start() built, in plain words, or
     "" (also when the exercise never started: a check called on its own, as in tests)."""
     import acl_lab
@@ -365,6 +367,30 @@ def _real_cause(exercise_id: str, spec: Spec) -> str:
         return join_sentences([_("{call} ran after exercises.start(\"{exercise}\", acl): it "
                                  "released the device with every stream and block on it.").format(
                                      call=_shown(reset), exercise=exercise_id), again])
+    return _released_answer(exercise_id, args, again)
+
+
+def _released_answer(exercise_id: str, args: tuple, again: str) -> str:
+    """A handle start() gave that the learner passes to the check, released since (a freed
+    buffer, a destroyed stream or model), or a pool passed in and closed: in plain words."""
+    handles = start_handles()
+    made = handles if isinstance(handles, tuple) else (handles,)
+    made_ints = {h for h in made if isinstance(h, int) and not isinstance(h, bool)}
+    for arg in args:
+        name = learner_name(arg, "")
+        if getattr(arg, "closed", None) is True:
+            return join_sentences([_("{name} is closed: {name}.close() ran after "
+                                     "exercises.start(\"{exercise}\", acl).").format(
+                                         name=name or type(arg).__name__,
+                                         exercise=exercise_id), again])
+        if isinstance(arg, int) and not isinstance(arg, bool) and arg in made_ints:
+            call = released_by(arg)
+            if call is not None:
+                return join_sentences([_("{call} released {name} after "
+                                         "exercises.start(\"{exercise}\", acl), and the check "
+                                         "needs it.").format(call=_shown(call),
+                                                             name=name or _arg(arg),
+                                                             exercise=exercise_id), again])
     return ""
 
 
@@ -436,7 +462,7 @@ def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
         return registered_hint() if unfinished else not_yet(wrong, _(spec.hint))
     _NOW.append(_Checking(exercise_id, caller.f_globals if caller is not None else {}))
     try:
-        cause = _real_cause(exercise_id, spec)
+        cause = _real_cause(exercise_id, spec, (*args, *kwargs.values()))
         if cause:
             return not_yet(cause)
         message = fn(*args, **kwargs)
