@@ -232,12 +232,14 @@ _STARTED: dict[str, _Start] = {}
 
 def start(exercise_id: str, acl):
     """A fresh simulated process for exercise ``exercise_id``: reset to its profile, init,
-    set device 0 and whatever the exercise works on. Returns those handles (one, a tuple, or
+    set device 0 and whatever the exercise works on (on hardware: what the kit saw taken is
+    given back, and the machine stays what it is). Returns those handles (one, a tuple, or
     None), for the cell to name. Calls made after it are what the check reads."""
     import acl_lab
 
     spec = _spec(exercise_id)
-    acl_lab.reset(spec.profile)
+    simulated = acl_lab.snapshot()["backend"] == "sim"     # hardware is what it is
+    acl_lab.reset(spec.profile if simulated else None)
     if spec.device:
         acl_lab.check(_accept_repeat(acl.init()), "acl.init()")
         acl_lab.check(acl.rt.set_device(0), "acl.rt.set_device(0)")
