@@ -39,7 +39,11 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   and names the real cause first when the process or device the exercise needs is gone
   (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()), or a handle
   start() gave and the learner passes to the check was released since (a freed buffer, a
-  destroyed stream or model: released_by), or a pool passed to the check is closed.
+  destroyed stream or model: released_by), or a pool passed to the check is closed. It does
+  so only where start() and check() run in the same code (the exercise cell).
+- Hints count the not-yets in a row per exercise, in the process; ``forget(id)`` starts an
+  exercise over (unit tests call it, so no earlier test's start() or count leaks in).
+  tests/test_exercises_anytime.py runs every chapter's solutions in a real kernel.
 
 The notebook cell (tag ``exercise``)::
 
