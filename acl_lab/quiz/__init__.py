@@ -19,8 +19,6 @@ right, try again" (a wrong choice's explanation often names the right one); and
 """
 from __future__ import annotations
 
-import linecache
-
 from ..i18n import _
 from .bank import BANK, Question
 from .store import current_store
@@ -68,18 +66,10 @@ def judge(question: Question, choice: int) -> tuple[bool, str | None]:
     return right, None
 
 
-def record_exercise(exercise_id: str, caller=None) -> None:
-    """Remember a passed exercise (``exercises.check`` calls it with its caller's frame): not
-    when the check ran in the kit's own solution cell (its first line is the solution header),
-    which passes for anyone who runs it, Run All included."""
-    if caller is not None and _solution_cell(caller):
-        return
+def record_exercise(exercise_id: str) -> None:
+    """Remember a passed exercise (``exercises.check`` calls it). No solution runs unasked,
+    so a pass is the learner's own."""
     current_store().record("exercises", exercise_id)
-
-
-def _solution_cell(frame) -> bool:
-    from ..assignments import SOLUTION_HEADER
-    return linecache.getline(frame.f_code.co_filename, 1).startswith(SOLUTION_HEADER)
 
 
 def passed(chapter=None) -> list[str]:
