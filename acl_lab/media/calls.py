@@ -67,8 +67,8 @@ def _setter(kind, field: str, call: str, what: str, parse=u32):
     """acldvppSet*: the description's ``field`` = the value, read as its C type."""
     @returns()
     def set_(self, rt, desc, value):
-        obj = _get(rt, desc, kind, call, what)
-        setattr(obj, field, parse(call, field, value))
+        value = parse(call, field, value)        # pyACL parses every argument first
+        setattr(_get(rt, desc, kind, call, what), field, value)
     return _named(set_, what, field)
 
 

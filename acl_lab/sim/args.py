@@ -16,7 +16,7 @@ def int_arg(call: str, name: str, value) -> int:
     """An int argument as C would receive it: TypeError for non-ints, SimError if out of range."""
     if value.__class__ is int and _I64_MIN <= value < _U64:   # nearly every call
         return value
-    v = asint_arg(call, name, value)
+    v = as_int(call, name, value)
     if not _I64_MIN <= v < _U64:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        _("{call}: {name}={value} does not fit in 64 bits.").format(
