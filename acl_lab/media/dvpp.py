@@ -93,7 +93,7 @@ def image_info(rt, data: int, size: int) -> tuple:
 def predict_dec_size(rt, data: int, size: int, fmt: int) -> int:
     c = "acldvppJpegPredictDecSize"
     _null(c, data=data)
-    _format_in(c, fmt, F.jpegd_outputs(), "output")
+    _format_in(c, fmt, F.jpegd_outputs(), _("output picture"))
     h = _header(rt, data, size, c)
     why = _jpeg_sides(h.width, h.height)
     if why:
@@ -120,7 +120,7 @@ def predict_enc_size(rt, in_desc: int, config: int) -> int:
     m = state.of(rt)
     pic = m.descs.get(in_desc, PicDesc, c, "inputDesc")
     m.descs.get(config, JpegeConfig, c, "config")
-    _format_in(c, pic.format, F.JPEGE_IN, "input")
+    _format_in(c, pic.format, F.JPEGE_IN, _("input picture"))
     need = rules.jpege_picture(c, pic)
     return align_up(need + _JPEGE_HEADER, _JPEGE_ROUND)
 
@@ -171,7 +171,7 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
     _null(c, data=data)
     if size == 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _("{call}: size is 0.").format(call=c))
-    _format_in(c, out.format, F.jpegd_outputs(), "output")
+    _format_in(c, out.format, F.jpegd_outputs(), _("output picture"))
     _simulated(c, out.format, F.YUV420SP)
     created, seen = ch.created, out.copy()
 
@@ -220,8 +220,8 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
     paste_roi = m.descs.get(paste, RoiConfig, call, "pasteArea") if paste is not None else None
     if resize_config is not None:
         _resize_config(m, call, resize_config)
-    _format_in(call, inp.format, F.vpc_inputs(m.gen), "input")
-    _format_in(call, out.format, F.vpc_outputs(m.gen), "output")
+    _format_in(call, inp.format, F.vpc_inputs(m.gen), _("input picture"))
+    _format_in(call, out.format, F.vpc_outputs(m.gen), _("output picture"))
     _simulated(call, inp.format)
     _simulated(call, out.format)
     created, si, so = ch.created, inp.copy(), out.copy()
@@ -260,7 +260,7 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
     inp = m.descs.get(in_desc, PicDesc, c, "inputDesc")
     cfg = m.descs.get(config, JpegeConfig, c, "config")
     _null(c, data=data, size=size_ptr)
-    _format_in(c, inp.format, F.JPEGE_IN, "input")
+    _format_in(c, inp.format, F.JPEGE_IN, _("input picture"))
     _simulated(c, inp.format, F.YUV420SP)
     if cfg.level > 100:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(

@@ -137,8 +137,8 @@ def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_da
     ch = d.channel
     if ch is None:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: the channel is not created; call acl.media.vdec_create_channel "
-            "first.").format(call=c))
+            "{call}: the channel is not created; call acl.media.{create} first.").format(
+                call=c, create="vdec_create_channel"))
     sd = m.descs.get(in_desc, StreamDesc, c, "input")
     m.descs.get(config, FrameConfig, c, "config")
     out = m.descs.get(out_desc, PicDesc, c, "output") if out_desc or not sd.eos else None
@@ -212,7 +212,8 @@ def vdec_destroy(rt, handle: int) -> None:
     ch = d.channel
     if ch is None:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: the channel is not created (or was destroyed already).").format(call=c))
+            "{call}: the channel was never created (or is destroyed already).").format(
+                call=c))
     if ch.pending:                      # frames the codec still holds come out now
         av = _av(c)
         for frame in ch.decode(av, None):
@@ -273,8 +274,8 @@ def venc_send(rt, handle: int, pic_desc: int, config: int, user_data) -> None:
     ch = d.channel
     if ch is None:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: the channel is not created; call acl.media.venc_create_channel "
-            "first.").format(call=c))
+            "{call}: the channel is not created; call acl.media.{create} first.").format(
+                call=c, create="venc_create_channel"))
     cfg = m.descs.get(config, FrameConfig, c, "config")
     av = _av(c)
     frames = []
@@ -336,7 +337,8 @@ def venc_destroy(rt, handle: int) -> None:
     ch = d.channel
     if ch is None:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: the channel is not created (or was destroyed already).").format(call=c))
+            "{call}: the channel was never created (or is destroyed already).").format(
+                call=c))
     _close_stream(rt, d.thread_id, ch.stream)
     rt.free(ch.buffer, "dvpp_free")
     d.channel = None
