@@ -1,0 +1,87 @@
+"""Whatever a learner puts in a picture description, VPC never raises and never half-writes:
+the call returns a code, and the synchronize either succeeds with the output written or
+fails with ACL_ERROR_RT_AICPU_EXCEPTION and every output byte as it was (hypothesis)."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import acl_lab
+from acl_lab import constants as C
+from mediahelpers import NV12, channel, dvpp_copy, pic_desc
+from simhelpers import fresh, read
+
+FORMATS = st.sampled_from([C.PIXEL_FORMAT_YUV_SEMIPLANAR_420, C.PIXEL_FORMAT_YVU_SEMIPLANAR_420,
+                           C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888,
+                           C.PIXEL_FORMAT_YUV_400, C.PIXEL_FORMAT_YUYV_PACKED_422, 999])
+SIDE = st.integers(0, 80)
+SIZE = st.integers(0, 1 << 14)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fmt=FORMATS, w=SIDE, h=SIDE, ws=SIDE, hs=SIDE, size=SIZE,
+       offset=st.sampled_from([0, 64, 128]), crop=st.tuples(SIDE, SIDE, SIDE, SIDE),
+       use_crop=st.booleans())
+def test_vpc_either_writes_the_picture_or_changes_nothing(fmt, w, h, ws, hs, size, offset, crop,
+                                                         use_crop):
+    acl = fresh()
+    m = acl.media
+    stream, _ = acl.rt.create_stream()
+    ch = channel(acl)
+    src = dvpp_copy(acl, bytes(range(256)) * 64)
+    sdesc = pic_desc(acl, src + offset, size, fmt, w, h, ws, hs)
+    out_size = 32 * 32 * 3 // 2
+    dst = dvpp_copy(acl, b"\x55" * out_size)
+    ddesc = pic_desc(acl, dst, out_size, NV12, 32, 32, 32, 32)
+    before = read(acl, dst, out_size)
+    if use_crop:
+        roi = m.dvpp_create_roi_config(*crop)
+        ret = m.dvpp_vpc_crop_async(ch, sdesc, ddesc, roi, stream)
+    else:
+        ret = m.dvpp_vpc_resize_async(ch, sdesc, ddesc, m.dvpp_create_resize_config(), stream)
+    if ret != 0:
+        assert ret in (C.ACL_ERROR_FORMAT_NOT_MATCH, C.ACL_ERROR_FEATURE_UNSUPPORTED)
+        assert acl.get_recent_err_msg()
+        assert acl.rt.synchronize_stream(stream) == 0
+        assert read(acl, dst, out_size) == before
+    else:
+        synced = acl.rt.synchronize_stream(stream)
+        if synced == 0:
+            assert m.dvpp_get_pic_desc_ret_code(ddesc) == 0
+        else:
+            assert synced == C.ACL_ERROR_RT_AICPU_EXCEPTION
+            assert m.dvpp_get_pic_desc_ret_code(ddesc) == synced
+            assert read(acl, dst, out_size) == before
+            assert acl.get_recent_err_msg()
+        assert acl.rt.synchronize_stream(stream) == 0
+    acl_lab.reset()
+
+
+def test_an_interrupted_vpc_task_stays_queued_and_runs_whole_later(monkeypatch):
+    """Ctrl-C while the engine writes: the task is still queued and the next synchronize
+    writes the whole picture."""
+    from acl_lab.media import pixels
+    acl = fresh()
+    m = acl.media
+    stream, _ = acl.rt.create_stream()
+    ch = channel(acl)
+    size = 32 * 32 * 3 // 2
+    src = dvpp_copy(acl, np.arange(size, dtype=np.uint8).tobytes())
+    dst = dvpp_copy(acl, b"\0" * size)
+    sdesc = pic_desc(acl, src, size, NV12, 32, 32, 32, 32)
+    ddesc = pic_desc(acl, dst, size, NV12, 32, 32, 32, 32)
+    real = pixels.write
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pixels, "write", interrupted)
+    assert m.dvpp_vpc_resize_async(ch, sdesc, ddesc, m.dvpp_create_resize_config(), stream) == 0
+    try:
+        acl.rt.synchronize_stream(stream)
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.setattr(pixels, "write", real)
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert read(acl, dst, size) == read(acl, src, size)       # same size: copied whole
+    acl_lab.reset()
