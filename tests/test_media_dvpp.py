@@ -112,6 +112,25 @@ def test_results_appear_at_the_synchronize_not_before(acl, stream):
     assert read(acl, out, size) != before
 
 
+def test_a_resize_queued_right_after_a_decode_sees_what_the_decode_wrote(acl, stream):
+    """ACL copies descriptors to the device in stream order: no synchronize needed between."""
+    m = acl.media
+    data = jpeg_bytes(scene(96, 64))
+    size, _ = m.dvpp_jpeg_predict_dec_size(_host(acl, data), len(data), NV12)
+    src, out = dvpp_copy(acl, data), m.dvpp_malloc(size)[0]
+    desc = pic_desc(acl, out, size)                     # width and height left to JPEGD
+    res, _ = m.dvpp_malloc(48 * 32 * 3 // 2)
+    rdesc = pic_desc(acl, res, 48 * 32 * 3 // 2, NV12, 48, 32, 48, 32)
+    ch = channel(acl)
+    assert m.dvpp_jpeg_decode_async(ch, src, len(data), desc, stream) == 0
+    assert m.dvpp_vpc_resize_async(ch, desc, rdesc, m.dvpp_create_resize_config(), stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0, acl.get_recent_err_msg()
+    got = picture_rgb(acl, res, NV12, 48, 32, 48, 32)
+    want = np.asarray(Image.open(io.BytesIO(data)).convert("RGB").resize((48, 32),
+                                                                         Image.BILINEAR))
+    assert np.abs(got.astype(int) - want).mean() < 4
+
+
 def test_crop_and_paste_writes_only_the_paste_area(acl, stream):
     m = acl.media
     rgb = scene(128, 96)

@@ -8,7 +8,7 @@ with ACL_ERROR_INVALID_PARAM before anything changes: real ACL would read freed 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from .. import constants as C
 from ..i18n import _
@@ -28,11 +28,6 @@ class PicDesc:
     width_stride: int = 0
     height_stride: int = 0
     ret_code: int = 0
-
-    def copy(self) -> "PicDesc":
-        """What the device sees: ACL copies the descriptor to the device when the task is
-        issued, so later edits on the host do not reach a task already queued."""
-        return PicDesc(**{f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass(eq=False)

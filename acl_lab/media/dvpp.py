@@ -2,10 +2,12 @@
 paste), plus the host-side JPEG helpers (image info, predicted sizes).
 
 An ``..._async`` call checks on the host what ACL checks there (live descriptors, NULLs,
-pixel formats, configs), copies the descriptors as the device will see them, and queues
-a task on the stream. The task does the pixel work when the stream runs (deferred, like
-aclrtMemcpyAsync: the result appears at the synchronize), checking first what the engine
-checks on the device (rules.py) — so it fails or writes the whole picture, never half.
+pixel formats, configs) and queues a task on the stream. The task does the pixel work when
+the stream runs (deferred, like aclrtMemcpyAsync: the result appears at the synchronize),
+checking first what the engine checks on the device (rules.py) — so it fails or writes the
+whole picture, never half. It reads the descriptors when it runs: ACL copies them to the
+device with async copies on the same stream (CopyDvppPicDescAsync), so a resize queued
+right after a decode sees the width and height the decode wrote.
 """
 from __future__ import annotations
 
@@ -173,10 +175,9 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _("{call}: size is 0.").format(call=c))
     _format_in(c, out.format, F.jpegd_outputs(), _("output picture"))
     _simulated(c, out.format, F.YUV420SP)
-    created, seen = ch.created, out.copy()
 
     def run() -> None:
-        _created(c, created)
+        _created(c, ch.created)
         a_in, off = rules.dvpp_memory(rt, data, size, c, _("the JPEG data"))
         rt.memory.ram.need(2 * size, c)
         raw = _read(rt, c, a_in, off, size).tobytes()
@@ -190,9 +191,9 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
             raise rules.failed(c, why)
         ws, hs = F.jpegd_strides(h.width, h.height)
         need = ws * hs * 3 // 2
-        rules.buffer_size(c, PicDesc(size=seen.size, format=seen.format, width_stride=ws,
+        rules.buffer_size(c, PicDesc(size=out.size, format=out.format, width_stride=ws,
                                      height_stride=hs), need, _("the output picture"))
-        a_out, o_off = rules.dvpp_memory(rt, seen.data, need, c, _("the output picture"))
+        a_out, o_off = rules.dvpp_memory(rt, out.data, need, c, _("the output picture"))
         rt.memory.ram.need(a_out.fresh_bytes(o_off, need)
                            + pixels.scratch_bytes(h.width, h.height), c)
         try:
@@ -200,12 +201,12 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
         except jpeg.NotJpeg as e:
             raise rules.failed(c, _("the data is not a JPEG JPEGD can read ({reason}).")
                                .format(reason=e)) from None
-        pixels.write(a_out.view(o_off, need, c), seen.format, ws, hs, frame)
+        pixels.write(a_out.view(o_off, need, c), out.format, ws, hs, frame)
         out.width, out.height = frame.shape[1], frame.shape[0]
         out.width_stride, out.height_stride = ws, hs
 
-    _queue(rt, c, stream, "jpegd", seen.size * 2 // 3, run, (out,), (data, seen.data),
-           {"data": data, "size": size, "output": seen.data})
+    _queue(rt, c, stream, "jpegd", out.size * 2 // 3, run, (out,), (data, out.data),
+           {"data": data, "size": size, "output": out.data})
 
 
 def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | None,
@@ -224,12 +225,10 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
     _format_in(call, out.format, F.vpc_outputs(m.gen), _("output picture"))
     _simulated(call, inp.format)
     _simulated(call, out.format)
-    created, si, so = ch.created, inp.copy(), out.copy()
-    crop_roi = RoiConfig(**vars(crop_roi)) if crop_roi else None
-    paste_roi = RoiConfig(**vars(paste_roi)) if paste_roi else None
+    si, so = inp, out     # read when the task runs: ACL copies them in stream order
 
     def run() -> None:
-        _created(call, created)
+        _created(call, ch.created)
         in_bytes = rules.vpc_picture(call, si, _("the input picture"))
         out_bytes = rules.vpc_picture(call, so, _("the output picture"))
         a_in, i_off = rules.dvpp_memory(rt, si.data, in_bytes, call, _("the input picture"))
@@ -266,10 +265,10 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
             "{call}: the JPEG encode level is {level}; use 0..100.").format(
                 call=c, level=cfg.level))
-    created, si, level = ch.created, inp.copy(), cfg.level
+    si = inp
 
     def run() -> None:
-        _created(c, created)
+        _created(c, ch.created)
         try:
             in_bytes = rules.jpege_picture(c, si)
             slot = rt.memory.map.resolve(size_ptr, 4, "size", c)
@@ -280,7 +279,7 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
         frame = pixels.read(_read(rt, c, a_in, i_off, in_bytes), si.format, si.width,
                             si.height, si.width_stride, si.height_stride)
         capacity = int(_read(rt, c, slot, size_ptr - slot.ptr, 4).view("<u4")[0])
-        encoded = jpeg.encode(frame, level)
+        encoded = jpeg.encode(frame, cfg.level)
         if len(encoded) > capacity:
             raise rules.failed(c, _("the encoded JPEG takes {n} bytes, but *size says the "
                                     "output buffer holds {cap}. Size the buffer with "
