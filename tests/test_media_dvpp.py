@@ -361,3 +361,22 @@ def test_an_oversized_jpeg_is_refused_before_its_pixels_are_decoded(acl, stream)
     assert acl.rt.synchronize_stream(stream) == AICPU
     assert "8192" in acl.get_recent_err_msg()
     acl_lab.reset()
+
+
+def test_channel_mode_is_refused_on_310_and_limits_the_engines_elsewhere(acl_on):
+    acl = acl_on("310")
+    ch = acl.media.dvpp_create_channel_desc()
+    assert acl.media.dvpp_set_channel_desc_mode(ch, 1) == C.ACL_ERROR_FEATURE_UNSUPPORTED
+    acl = acl_on("910b")
+    m = acl.media
+    stream, _ = acl.rt.create_stream()
+    ch = m.dvpp_create_channel_desc()
+    assert m.dvpp_set_channel_desc_mode(ch, 8) == C.ACL_ERROR_INVALID_PARAM
+    assert m.dvpp_set_channel_desc_mode(ch, 2) == 0           # JPEGD only
+    assert m.dvpp_create_channel(ch) == 0
+    out, desc = decode(acl, jpeg_bytes(scene(64, 64)), stream, ch)
+    size = 32 * 32 * 3 // 2
+    ddesc = pic_desc(acl, m.dvpp_malloc(size)[0], size, NV12, 32, 32, 32, 32)
+    assert m.dvpp_vpc_resize_async(ch, desc, ddesc, m.dvpp_create_resize_config(), stream) == 0
+    assert acl.rt.synchronize_stream(stream) == AICPU
+    assert "leaves out VPC" in acl.get_recent_err_msg()

@@ -112,6 +112,14 @@ class Dvpp:
                     call=c))
         ch.created = False
 
+    @returns()
+    def dvpp_set_channel_desc_mode(self, rt, channel_desc, mode):
+        c = "acldvppSetChannelDescMode"
+        mode = u32(c, "mode", mode)
+        ch = _get(rt, channel_desc, ChannelDesc, c, "channelDesc")
+        dvpp.check_channel_mode(rt, c, mode)
+        ch.mode = mode
+
     # ----- picture descriptions ---------------------------------------------------------
     @bare(0)
     def dvpp_create_pic_desc(self, rt):

@@ -153,10 +153,31 @@ def _channel(m, call: str, handle: int) -> ChannelDesc:
     return m.descs.get(handle, ChannelDesc, call, "channelDesc")
 
 
-def _created(call: str, created: bool) -> None:
-    if not created:
+#: acldvppChannelMode: the engines a channel may use (0: every one)
+CHANNEL_MODES = {"vpc": 1, "jpegd": 2, "jpege": 4}
+
+
+def check_channel_mode(rt, call: str, mode: int) -> None:
+    """acldvppSetChannelDescMode: not on Ascend 310 (ImageProcessorV100), else a mix of
+    DVPP_CHNMODE_VPC (1), _JPEGD (2), _JPEGE (4) (ImageProcessorV200)."""
+    if state.of(rt).gen == "v100":
+        raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED, _(
+            "{call}: a channel's mode cannot be set on {soc}; its channels serve VPC, JPEGD "
+            "and JPEGE alike.").format(call=call, soc=rt.profile.soc_name))
+    if not 1 <= mode <= 7:
+        raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
+            "{call}: mode {mode} is not a mix of DVPP_CHNMODE_VPC (1), DVPP_CHNMODE_JPEGD (2) "
+            "and DVPP_CHNMODE_JPEGE (4).").format(call=call, mode=mode))
+
+
+def _created(call: str, ch: ChannelDesc, engine: str) -> None:
+    if not ch.created:
         raise rules.failed(call, _("the channel was never created: call "
                                    "acl.media.dvpp_create_channel(channel_desc) first."))
+    if ch.mode and not ch.mode & CHANNEL_MODES[engine]:
+        raise rules.failed(call, _("the channel was created for mode {mode} "
+                                   "(dvpp_set_channel_desc_mode), which leaves out "
+                                   "{engine}.").format(mode=ch.mode, engine=engine.upper()))
 
 
 def _read(rt, call: str, a, offset: int, nbytes: int) -> np.ndarray:
@@ -177,7 +198,7 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
     _simulated(c, out.format, F.YUV420SP)
 
     def run() -> None:
-        _created(c, ch.created)
+        _created(c, ch, "jpegd")
         a_in, off = rules.dvpp_memory(rt, data, size, c, _("the JPEG data"))
         rt.memory.ram.need(2 * size, c)
         raw = _read(rt, c, a_in, off, size).tobytes()
@@ -228,7 +249,7 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
     si, so = inp, out     # read when the task runs: ACL copies them in stream order
 
     def run() -> None:
-        _created(call, ch.created)
+        _created(call, ch, "vpc")
         in_bytes = rules.vpc_picture(call, si, _("the input picture"))
         out_bytes = rules.vpc_picture(call, so, _("the output picture"))
         a_in, i_off = rules.dvpp_memory(rt, si.data, in_bytes, call, _("the input picture"))
@@ -268,7 +289,7 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
     si = inp
 
     def run() -> None:
-        _created(c, ch.created)
+        _created(c, ch, "jpege")
         try:
             in_bytes = rules.jpege_picture(c, si)
             slot = rt.memory.map.resolve(size_ptr, 4, "size", c)

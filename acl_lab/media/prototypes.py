@@ -42,6 +42,9 @@ TABLE: dict[str, tuple[str, str]] = {
                                   "*channelDesc)", "ret"),
     "media.dvpp_destroy_channel": ("aclError acldvppDestroyChannel(acldvppChannelDesc "
                                    "*channelDesc)", "ret"),
+    "media.dvpp_set_channel_desc_mode": ("aclError acldvppSetChannelDescMode("
+                                         "acldvppChannelDesc *channelDesc, uint32_t mode)",
+                                         "ret"),
     "media.dvpp_create_pic_desc": ("acldvppPicDesc *acldvppCreatePicDesc()", "pic_desc"),
     "media.dvpp_destroy_pic_desc": ("aclError acldvppDestroyPicDesc(acldvppPicDesc *picDesc)",
                                     "ret"),
