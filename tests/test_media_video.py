@@ -36,13 +36,15 @@ class CallbackThread:
         assert self.acl.util.stop_thread(self.tid) == 0
 
 
-def h264(frames, width=W, height=H) -> list[bytes]:
-    """An H.264 elementary stream of grey frames, one access unit per packet."""
+def elementary(frames, width=W, height=H, codec="libx264") -> list[bytes]:
+    """An H.264 (H.265) elementary stream of grey frames, one access unit per packet."""
     import fractions
-    enc = av.CodecContext.create("libx264", "w")
+    enc = av.CodecContext.create(codec, "w")
     enc.width, enc.height, enc.pix_fmt = width, height, "yuv420p"
     enc.time_base = fractions.Fraction(1, 25)
     enc.options = {"tune": "zerolatency", "preset": "ultrafast"}
+    if codec == "libx265":
+        enc.options = {**enc.options, "x265-params": "log-level=none"}
     out = []
     for i, level in enumerate(frames):
         f = av.VideoFrame.from_ndarray(np.full((height * 3 // 2, width), level, np.uint8),
@@ -52,19 +54,22 @@ def h264(frames, width=W, height=H) -> list[bytes]:
     return out + [bytes(p) for p in enc.encode(None)]
 
 
-def _vdec(acl, thread, callback, fmt=NV12):
+def _vdec(acl, thread, callback, fmt=NV12, entype=C.H264_MAIN_LEVEL):
     m = acl.media
     desc = m.vdec_create_channel_desc()
     assert m.vdec_set_channel_desc_channel_id(desc, 0) == 0
     assert m.vdec_set_channel_desc_thread_id(desc, thread.tid) == 0
     assert m.vdec_set_channel_desc_callback(desc, callback) == 0
-    assert m.vdec_set_channel_desc_entype(desc, C.H264_MAIN_LEVEL) == 0
+    assert m.vdec_set_channel_desc_entype(desc, entype) == 0
     assert m.vdec_set_channel_desc_out_pic_format(desc, fmt) == 0
     assert m.vdec_get_channel_desc_out_mode(desc) == 0
     return desc
 
 
-def test_vdec_decodes_each_frame_into_the_output_and_calls_back_on_the_thread(acl):
+@pytest.mark.parametrize("entype, codec", [(C.H264_MAIN_LEVEL, "libx264"),
+                                           (C.H265_MAIN_LEVEL, "libx265")])
+def test_vdec_decodes_each_frame_into_the_output_and_calls_back_on_the_thread(acl, entype,
+                                                                             codec):
     m = acl.media
     thread = CallbackThread(acl)
     seen = []
@@ -77,11 +82,11 @@ def test_vdec_decodes_each_frame_into_the_output_and_calls_back_on_the_thread(ac
         m.dvpp_destroy_stream_desc(input_stream_desc)
         m.dvpp_destroy_pic_desc(output_pic_desc)
 
-    desc = _vdec(acl, thread, callback)
+    desc = _vdec(acl, thread, callback, entype=entype)
     assert m.vdec_create_channel(desc) == 0, acl.get_recent_err_msg()
     config = m.vdec_create_frame_config()
     outs = []
-    for i, packet in enumerate(h264([20, 80, 140, 200])):
+    for i, packet in enumerate(elementary([20, 80, 140, 200], codec=codec)):
         src = dvpp_copy(acl, packet)
         sd = m.dvpp_create_stream_desc()
         assert m.dvpp_set_stream_desc_data(sd, src) == 0
@@ -104,7 +109,7 @@ def test_vdec_output_buffer_too_small_sets_the_ret_code_and_the_callback_still_c
     codes = []
     desc = _vdec(acl, thread, lambda i, o, u: codes.append(m.dvpp_get_pic_desc_ret_code(o)))
     assert m.vdec_create_channel(desc) == 0
-    packet = h264([50])[0]
+    packet = elementary([50])[0]
     sd = m.dvpp_create_stream_desc()
     m.dvpp_set_stream_desc_data(sd, dvpp_copy(acl, packet))
     m.dvpp_set_stream_desc_size(sd, len(packet))
