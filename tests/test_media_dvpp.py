@@ -380,3 +380,19 @@ def test_channel_mode_is_refused_on_310_and_limits_the_engines_elsewhere(acl_on)
     assert m.dvpp_vpc_resize_async(ch, desc, ddesc, m.dvpp_create_resize_config(), stream) == 0
     assert acl.rt.synchronize_stream(stream) == AICPU
     assert "leaves out VPC" in acl.get_recent_err_msg()
+
+
+def test_vpc_rounds_an_odd_yuv420sp_input_down_to_even(acl, stream):
+    """CANN: "if the input's width or height is odd, VPC rounds it down to even"."""
+    m = acl.media
+    ws, hs = 16, 16
+    src = dvpp_copy(acl, bytes(range(256)) * 2)
+    sdesc = pic_desc(acl, src, ws * hs * 3 // 2, NV12, 15, 15, ws, hs)
+    size = 16 * 16 * 3 // 2
+    dst, _ = m.dvpp_malloc(size)
+    ddesc = pic_desc(acl, dst, size, NV12, 14, 14, 16, 16)
+    assert m.dvpp_vpc_resize_async(channel(acl), sdesc, ddesc, m.dvpp_create_resize_config(),
+                                   stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0, acl.get_recent_err_msg()
+    y = np.frombuffer(read(acl, dst, size), np.uint8)[:256].reshape(16, 16)
+    assert (y[:14, :14] == np.arange(256, dtype=np.uint8).reshape(16, 16)[:14, :14]).all()

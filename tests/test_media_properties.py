@@ -4,7 +4,7 @@ fails with ACL_ERROR_RT_AICPU_EXCEPTION and every output byte as it was (hypothe
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 import acl_lab
 from acl_lab import constants as C
@@ -15,24 +15,43 @@ FORMATS = st.sampled_from([C.PIXEL_FORMAT_YUV_SEMIPLANAR_420, C.PIXEL_FORMAT_YVU
                            C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888,
                            C.PIXEL_FORMAT_YUV_400, C.PIXEL_FORMAT_YUYV_PACKED_422, 999])
 SIDE = st.integers(0, 80)
-SIZE = st.integers(0, 1 << 14)
+STRIDE = st.one_of(st.sampled_from([16, 32, 48, 64, 96, 144, 192, 240]), SIDE)
+SIZE = st.one_of(st.just(1 << 14), st.integers(0, 1 << 14))
+SIMULATED = [C.PIXEL_FORMAT_YUV_SEMIPLANAR_420, C.PIXEL_FORMAT_YVU_SEMIPLANAR_420,
+             C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888, C.PIXEL_FORMAT_YUV_400]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(fmt=FORMATS, w=SIDE, h=SIDE, ws=SIDE, hs=SIDE, size=SIZE,
-       offset=st.sampled_from([0, 64, 128]), crop=st.tuples(SIDE, SIDE, SIDE, SIDE),
-       use_crop=st.booleans())
-def test_vpc_either_writes_the_picture_or_changes_nothing(fmt, w, h, ws, hs, size, offset, crop,
-                                                         use_crop):
+@st.composite
+def good_picture(draw):
+    """A picture VPC takes: (format, width, height, width stride, height stride, size, 0)."""
+    fmt = draw(st.sampled_from(SIMULATED))
+    w, h = draw(st.integers(10, 64)), draw(st.integers(6, 40))
+    per = 3 if fmt in (C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888) else 1
+    ws = -(-w * per // 16) * 16 + 16 * draw(st.integers(0, 1))
+    hs = h + h % 2 + 2 * draw(st.integers(0, 1))
+    return fmt, w, h, ws, hs, 1 << 14, 0
+
+
+ANY_PICTURE = st.tuples(FORMATS, SIDE, SIDE, STRIDE, STRIDE, SIZE, st.sampled_from([0, 64, 128]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(picture=st.one_of(good_picture(), good_picture(), ANY_PICTURE),
+       crop=st.one_of(st.just((0, 9, 0, 5)), st.tuples(SIDE, SIDE, SIDE, SIDE)),
+       use_crop=st.booleans(), out_fmt=st.one_of(st.sampled_from(SIMULATED), FORMATS),
+       ow=st.integers(8, 40), oh=st.integers(4, 40))
+def test_vpc_either_writes_the_picture_or_changes_nothing(picture, crop, use_crop, out_fmt, ow,
+                                                         oh):
+    fmt, w, h, ws, hs, size, offset = picture
     acl = fresh()
     m = acl.media
     stream, _ = acl.rt.create_stream()
     ch = channel(acl)
-    src = dvpp_copy(acl, bytes(range(256)) * 64)
+    src = dvpp_copy(acl, bytes(range(256)) * 80)
     sdesc = pic_desc(acl, src + offset, size, fmt, w, h, ws, hs)
-    out_size = 32 * 32 * 3 // 2
+    out_size = 144 * 40 * 3 // 2
     dst = dvpp_copy(acl, b"\x55" * out_size)
-    ddesc = pic_desc(acl, dst, out_size, NV12, 32, 32, 32, 32)
+    ddesc = pic_desc(acl, dst, out_size, out_fmt, ow, oh, 144, 40)
     before = read(acl, dst, out_size)
     if use_crop:
         roi = m.dvpp_create_roi_config(*crop)
@@ -40,14 +59,17 @@ def test_vpc_either_writes_the_picture_or_changes_nothing(fmt, w, h, ws, hs, siz
     else:
         ret = m.dvpp_vpc_resize_async(ch, sdesc, ddesc, m.dvpp_create_resize_config(), stream)
     if ret != 0:
+        event("refused by the call")
         assert ret in (C.ACL_ERROR_FORMAT_NOT_MATCH, C.ACL_ERROR_FEATURE_UNSUPPORTED)
         assert acl.get_recent_err_msg()
         assert acl.rt.synchronize_stream(stream) == 0
         assert read(acl, dst, out_size) == before
     else:
         synced = acl.rt.synchronize_stream(stream)
+        event("written" if synced == 0 else "failed on the device")
         if synced == 0:
             assert m.dvpp_get_pic_desc_ret_code(ddesc) == 0
+            assert read(acl, dst, out_size) != before
         else:
             assert synced == C.ACL_ERROR_RT_AICPU_EXCEPTION
             assert m.dvpp_get_pic_desc_ret_code(ddesc) == synced

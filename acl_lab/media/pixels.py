@@ -41,7 +41,8 @@ def read(buf: np.ndarray, fmt: int, width: int, height: int, ws: int, hs: int) -
     y = rows(buf, 0, height, ws, width).copy()
     if fmt == YUV400:
         return Frame(y=y, uv=np.full((height // 2, width // 2, 2), 128, np.uint8))
-    uv = rows(buf, ws * hs, height // 2, ws, width).reshape(height // 2, width // 2, 2)
+    half = width // 2            # an odd last column has no chroma pair of its own
+    uv = rows(buf, ws * hs, height // 2, ws, half * 2).reshape(height // 2, half, 2)
     return Frame(y=y, uv=(uv[..., ::-1] if fmt == NV21 else uv).copy())
 
 

@@ -102,6 +102,10 @@ def jpege_picture(call: str, pic: PicDesc) -> int:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
             "{call}: the input picture is {w}x{h}; JPEGE takes {lo}x{lo} to {hi}x{hi}.").format(
                 call=call, w=w, h=h, lo=MIN_SIDE, hi=MAX_SIDE))
+    if pic.format in F.YUV420SP and (w % 2 or h % 2):
+        raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
+            "{call}: a YUV420SP picture to encode needs an even width and height, not "
+            "{w}x{h}.").format(call=call, w=w, h=h))
     if ws % 16 or ws < w:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
             "{call}: width stride {ws} must be a multiple of 16 of at least the width "
