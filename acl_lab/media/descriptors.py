@@ -148,10 +148,3 @@ class Descriptors:
         obj = self.get(handle, kind, call, what)
         del self.live[handle]
         return obj
-
-    def count(self) -> dict[str, int]:
-        """Live descriptors per C type (what a leak report or a view would show)."""
-        out: dict[str, int] = {}
-        for obj in self.live.values():
-            out[C_TYPES[type(obj)]] = out.get(C_TYPES[type(obj)], 0) + 1
-        return out

@@ -16,7 +16,6 @@ from ..align import align_up
 NV12, NV21 = C.PIXEL_FORMAT_YUV_SEMIPLANAR_420, C.PIXEL_FORMAT_YVU_SEMIPLANAR_420
 YUV400, RGB, BGR = C.PIXEL_FORMAT_YUV_400, C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888
 YUV420SP = (NV12, NV21)
-PACKED_RGB = (RGB, BGR)
 
 #: the formats whose pixels the simulator computes (the ones the official samples use)
 SIMULATED = (NV12, NV21, YUV400, RGB, BGR)

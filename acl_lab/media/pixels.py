@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formats import BGR, NV12, NV21, RGB, YUV400, bytes_per_pixel
+from .formats import BGR, NV21, RGB, YUV400
 
 
 @dataclass
@@ -143,10 +143,3 @@ def scratch_bytes(width: int, height: int) -> int:
     """Host RAM the pixel work of one width x height picture needs for a moment (float
     copies of three planes, twice): what a task asks the budget for before it runs."""
     return width * height * 3 * 4 * 2
-
-
-def row_bytes(fmt: int, width: int) -> int:
-    return width * bytes_per_pixel(fmt)
-
-
-__all__ = ["Frame", "read", "write", "crop", "resize", "to_rgb", "to_yuv420", "NV12"]

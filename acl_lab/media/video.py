@@ -105,7 +105,6 @@ class VdecChannel:
     def __init__(self, codec, stream: int):
         self.codec, self.stream = codec, stream
         self.pending: deque = deque()     # sends waiting for their picture
-        self.sent = 0
 
     def decode(self, av, data: bytes | None) -> list:
         """Pictures the codec gives back for one access unit (None: the rest, at the end)."""
@@ -158,10 +157,10 @@ def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_da
         a.read_into(off, sd.size, buf)
         data = buf.tobytes()
     av = _av(c)
-    ch.pending.append((in_desc, out_desc, out, user_data, bool(sd.eos)))
     frames = ch.decode(av, data) if data is not None else []
     if sd.eos:
         frames += ch.decode(av, None)
+    ch.pending.append((in_desc, out_desc, out, user_data, bool(sd.eos)))
     for frame in frames:
         if not ch.pending:
             break
