@@ -396,3 +396,16 @@ def test_vpc_rounds_an_odd_yuv420sp_input_down_to_even(acl, stream):
     assert acl.rt.synchronize_stream(stream) == 0, acl.get_recent_err_msg()
     y = np.frombuffer(read(acl, dst, size), np.uint8)[:256].reshape(16, 16)
     assert (y[:14, :14] == np.arange(256, dtype=np.uint8).reshape(16, 16)[:14, :14]).all()
+
+
+def test_a_description_changed_after_the_call_is_judged_when_the_task_runs(acl, stream):
+    """Tasks read their descriptions when they run; a format changed in between is the
+    engine's refusal, never a crash."""
+    m = acl.media
+    ch, desc, dst, ddesc, size = _resize_setup(acl, stream)
+    before = read(acl, dst, size)
+    assert m.dvpp_vpc_resize_async(ch, desc, ddesc, m.dvpp_create_resize_config(), stream) == 0
+    assert m.dvpp_set_pic_desc_format(ddesc, C.PIXEL_FORMAT_YUYV_PACKED_422) == 0
+    assert acl.rt.synchronize_stream(stream) == AICPU
+    assert "YUYV" in acl.get_recent_err_msg()
+    assert read(acl, dst, size) == before

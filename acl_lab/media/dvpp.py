@@ -180,6 +180,17 @@ def _created(call: str, ch: ChannelDesc, engine: str) -> None:
                                    "{engine}.").format(mode=ch.mode, engine=engine.upper()))
 
 
+def _again(call: str, host_checks) -> None:
+    """The host's checks once more when the task runs: the descriptors it reads then may
+    have been changed since the call (a refusal now is the engine's)."""
+    try:
+        host_checks()
+    except TaskFailed:
+        raise
+    except SimError as e:
+        raise rules.failed(call, e.message) from None
+
+
 def _read(rt, call: str, a, offset: int, nbytes: int) -> np.ndarray:
     out = np.empty(nbytes, np.uint8)
     a.read_into(offset, nbytes, out)
@@ -194,10 +205,15 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
     _null(c, data=data)
     if size == 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _("{call}: size is 0.").format(call=c))
-    _format_in(c, out.format, F.jpegd_outputs(), _("output picture"))
-    _simulated(c, out.format, F.YUV420SP)
+
+    def host_checks() -> None:
+        _format_in(c, out.format, F.jpegd_outputs(), _("output picture"))
+        _simulated(c, out.format, F.YUV420SP)
+
+    host_checks()
 
     def run() -> None:
+        _again(c, host_checks)
         _created(c, ch, "jpegd")
         a_in, off = rules.dvpp_memory(rt, data, size, c, _("the JPEG data"))
         rt.memory.ram.need(2 * size, c)
@@ -242,34 +258,38 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
     paste_roi = m.descs.get(paste, RoiConfig, call, "pasteArea") if paste is not None else None
     if resize_config is not None:
         _resize_config(m, call, resize_config)
-    _format_in(call, inp.format, F.vpc_inputs(m.gen), _("input picture"))
-    _format_in(call, out.format, F.vpc_outputs(m.gen), _("output picture"))
-    _simulated(call, inp.format)
-    _simulated(call, out.format)
-    si, so = inp, out     # read when the task runs: ACL copies them in stream order
+
+    def host_checks() -> None:
+        _format_in(call, inp.format, F.vpc_inputs(m.gen), _("input picture"))
+        _format_in(call, out.format, F.vpc_outputs(m.gen), _("output picture"))
+        _simulated(call, inp.format)
+        _simulated(call, out.format)
+
+    host_checks()
 
     def run() -> None:
+        _again(call, host_checks)
         _created(call, ch, "vpc")
-        in_bytes = rules.vpc_picture(call, si, _("the input picture"))
-        out_bytes = rules.vpc_picture(call, so, _("the output picture"))
-        a_in, i_off = rules.dvpp_memory(rt, si.data, in_bytes, call, _("the input picture"))
-        a_out, o_off = rules.dvpp_memory(rt, so.data, out_bytes, call, _("the output picture"))
-        whole_in = RoiConfig(0, F.even(si.width) - 1, 0, F.even(si.height) - 1)
-        whole_out = RoiConfig(0, F.even(so.width) - 1, 0, F.even(so.height) - 1)
-        src = rules.area(call, crop_roi or whole_in, si, _("crop"), paste=False)
-        dst = rules.area(call, paste_roi or whole_out, so, _("paste"), paste=True)
+        in_bytes = rules.vpc_picture(call, inp, _("the input picture"))
+        out_bytes = rules.vpc_picture(call, out, _("the output picture"))
+        a_in, i_off = rules.dvpp_memory(rt, inp.data, in_bytes, call, _("the input picture"))
+        a_out, o_off = rules.dvpp_memory(rt, out.data, out_bytes, call, _("the output picture"))
+        whole_in = RoiConfig(0, F.even(inp.width) - 1, 0, F.even(inp.height) - 1)
+        whole_out = RoiConfig(0, F.even(out.width) - 1, 0, F.even(out.height) - 1)
+        src = rules.area(call, crop_roi or whole_in, inp, _("crop"), paste=False)
+        dst = rules.area(call, paste_roi or whole_out, out, _("paste"), paste=True)
         rules.scale(call, src, dst)
         rt.memory.ram.need(in_bytes + a_out.fresh_bytes(o_off, out_bytes)
                            + pixels.scratch_bytes(max(src[2], dst[2]), max(src[3], dst[3])),
                            call)
-        frame = pixels.read(_read(rt, call, a_in, i_off, in_bytes), si.format, si.width,
-                            si.height, si.width_stride, si.height_stride)
+        frame = pixels.read(_read(rt, call, a_in, i_off, in_bytes), inp.format, inp.width,
+                            inp.height, inp.width_stride, inp.height_stride)
         part = pixels.resize(pixels.crop(frame, *src), dst[2], dst[3])
-        pixels.write(a_out.view(o_off, out_bytes, call), so.format, so.width_stride,
-                     so.height_stride, part, left=dst[0], top=dst[1])
+        pixels.write(a_out.view(o_off, out_bytes, call), out.format, out.width_stride,
+                     out.height_stride, part, left=dst[0], top=dst[1])
 
-    _queue(rt, call, stream, "vpc", max(si.width * si.height, so.width * so.height), run,
-           (out,), (si.data, so.data), {"input": si.data, "output": so.data})
+    _queue(rt, call, stream, "vpc", max(inp.width * inp.height, out.width * out.height), run,
+           (out,), (inp.data, out.data), {"input": inp.data, "output": out.data})
 
 
 def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config: int,
@@ -280,25 +300,29 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
     inp = m.descs.get(in_desc, PicDesc, c, "inputDesc")
     cfg = m.descs.get(config, JpegeConfig, c, "config")
     _null(c, data=data, size=size_ptr)
-    _format_in(c, inp.format, F.JPEGE_IN, _("input picture"))
-    _simulated(c, inp.format, F.YUV420SP)
-    if cfg.level > 100:
-        raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: the JPEG encode level is {level}; use 0..100.").format(
-                call=c, level=cfg.level))
-    si = inp
+
+    def host_checks() -> None:
+        _format_in(c, inp.format, F.JPEGE_IN, _("input picture"))
+        _simulated(c, inp.format, F.YUV420SP)
+        if cfg.level > 100:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
+                "{call}: the JPEG encode level is {level}; use 0..100.").format(
+                    call=c, level=cfg.level))
+
+    host_checks()
 
     def run() -> None:
+        _again(c, host_checks)
         _created(c, ch, "jpege")
         try:
-            in_bytes = rules.jpege_picture(c, si)
+            in_bytes = rules.jpege_picture(c, inp)
             slot = rt.memory.map.resolve(size_ptr, 4, "size", c)
         except SimError as e:
             raise rules.failed(c, e.message) from None
-        a_in, i_off = rules.dvpp_memory(rt, si.data, in_bytes, c, _("the input picture"))
-        rt.memory.ram.need(in_bytes + pixels.scratch_bytes(si.width, si.height), c)
-        frame = pixels.read(_read(rt, c, a_in, i_off, in_bytes), si.format, si.width,
-                            si.height, si.width_stride, si.height_stride)
+        a_in, i_off = rules.dvpp_memory(rt, inp.data, in_bytes, c, _("the input picture"))
+        rt.memory.ram.need(in_bytes + pixels.scratch_bytes(inp.width, inp.height), c)
+        frame = pixels.read(_read(rt, c, a_in, i_off, in_bytes), inp.format, inp.width,
+                            inp.height, inp.width_stride, inp.height_stride)
         capacity = int(_read(rt, c, slot, size_ptr - slot.ptr, 4).view("<u4")[0])
         encoded = jpeg.encode(frame, cfg.level)
         if len(encoded) > capacity:
@@ -313,5 +337,5 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
                    lambda v: v.__setitem__(slice(None), np.array([len(encoded)], "<u4")
                                            .view(np.uint8)), c)
 
-    _queue(rt, c, stream, "jpege", si.width * si.height, run, (), (si.data, data, size_ptr),
-           {"input": si.data, "output": data})
+    _queue(rt, c, stream, "jpege", inp.width * inp.height, run, (), (inp.data, data, size_ptr),
+           {"input": inp.data, "output": data})
