@@ -194,3 +194,22 @@ def test_venc_refuses_a_picture_size_it_cannot_encode(acl):
     assert m.venc_create_channel(desc) == C.ACL_ERROR_INVALID_PARAM
     assert "128x128" in acl.get_recent_err_msg()
     thread.stop()
+
+
+def test_vdec_fed_bytes_that_are_not_video_reports_each_frame_failed(acl):
+    m = acl.media
+    thread = CallbackThread(acl)
+    codes = []
+    desc = _vdec(acl, thread, lambda i, o, u: codes.append((u, m.dvpp_get_pic_desc_ret_code(o))))
+    assert m.vdec_create_channel(desc) == 0
+    config = m.vdec_create_frame_config()
+    for i in range(2):
+        junk = bytes(range(7, 250)) * 3
+        sd = m.dvpp_create_stream_desc()
+        m.dvpp_set_stream_desc_data(sd, dvpp_copy(acl, junk))
+        m.dvpp_set_stream_desc_size(sd, len(junk))
+        out, _ = m.dvpp_malloc(W * H * 3 // 2)
+        assert m.vdec_send_frame(desc, sd, pic_desc(acl, out, W * H * 3 // 2), config, i) == 0
+    assert m.vdec_destroy_channel(desc) == 0
+    thread.stop()
+    assert codes == [(0, C.ACL_ERROR_RT_AICPU_EXCEPTION), (1, C.ACL_ERROR_RT_AICPU_EXCEPTION)]

@@ -112,7 +112,7 @@ class VdecChannel:
             if data is None:
                 return list(self.codec.decode(None))
             return list(self.codec.decode(av.Packet(data)))
-        except av.error.FFmpegError:
+        except (av.error.FFmpegError, ValueError):      # not a stream of this codec
             return []
 
 
