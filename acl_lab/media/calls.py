@@ -13,7 +13,7 @@ import inspect
 
 from .. import constants as C
 from ..i18n import _
-from ..sim.args import int_arg, ptr_arg, u32
+from ..sim.args import i32, ptr_arg, u32
 from ..sim.simerror import SimError
 from . import dvpp, state, video
 from .descriptors import (ChannelDesc, FrameConfig, JpegeConfig, PicDesc, ResizeConfig,
@@ -131,7 +131,7 @@ class Dvpp:
 
     dvpp_set_pic_desc_data = _setter(PicDesc, "data", "acldvppSetPicDescData", _PIC, ptr_arg)
     dvpp_set_pic_desc_size = _setter(PicDesc, "size", "acldvppSetPicDescSize", _PIC)
-    dvpp_set_pic_desc_format = _setter(PicDesc, "format", "acldvppSetPicDescFormat", _PIC)
+    dvpp_set_pic_desc_format = _setter(PicDesc, "format", "acldvppSetPicDescFormat", _PIC, i32)
     dvpp_set_pic_desc_width = _setter(PicDesc, "width", "acldvppSetPicDescWidth", _PIC)
     dvpp_set_pic_desc_height = _setter(PicDesc, "height", "acldvppSetPicDescHeight", _PIC)
     dvpp_set_pic_desc_width_stride = _setter(PicDesc, "width_stride",
@@ -163,7 +163,7 @@ class Dvpp:
                                         _STREAM, ptr_arg)
     dvpp_set_stream_desc_size = _setter(StreamDesc, "size", "acldvppSetStreamDescSize", _STREAM)
     dvpp_set_stream_desc_format = _setter(StreamDesc, "format", "acldvppSetStreamDescFormat",
-                                          _STREAM)
+                                          _STREAM, i32)
     dvpp_set_stream_desc_timestamp = _setter(StreamDesc, "timestamp",
                                              "acldvppSetStreamDescTimestamp", _STREAM, ptr_arg)
     dvpp_set_stream_desc_eos = _setter(StreamDesc, "eos", "acldvppSetStreamDescEos", _STREAM)
@@ -258,7 +258,7 @@ class Dvpp:
     def dvpp_jpeg_predict_dec_size(self, rt, data, size, output_pixel_format):
         c = "acldvppJpegPredictDecSize"
         return dvpp.predict_dec_size(rt, ptr_arg(c, "data", data), u32(c, "dataSize", size),
-                                     int_arg(c, "outputPixelFormat", output_pixel_format))
+                                     i32(c, "outputPixelFormat", output_pixel_format))
 
     @returns()
     def dvpp_jpeg_decode_async(self, rt, channel_desc, data, size, output_desc, stream):
@@ -341,10 +341,10 @@ class Video:
     vdec_set_channel_desc_callback = _callback_setter(VdecChannelDesc,
                                                       "aclvdecSetChannelDescCallback")
     vdec_set_channel_desc_entype = _setter(VdecChannelDesc, "entype",
-                                           "aclvdecSetChannelDescEnType", _VDEC, int_arg)
+                                           "aclvdecSetChannelDescEnType", _VDEC, i32)
     vdec_set_channel_desc_out_pic_format = _setter(VdecChannelDesc, "out_pic_format",
                                                    "aclvdecSetChannelDescOutPicFormat", _VDEC,
-                                                   int_arg)
+                                                   i32)
     vdec_set_channel_desc_out_pic_width = _setter(VdecChannelDesc, "out_pic_width",
                                                   "aclvdecSetChannelDescOutPicWidth", _VDEC)
     vdec_set_channel_desc_out_pic_height = _setter(VdecChannelDesc, "out_pic_height",
@@ -410,9 +410,9 @@ class Video:
     venc_set_channel_desc_callback = _callback_setter(VencChannelDesc,
                                                       "aclvencSetChannelDescCallback")
     venc_set_channel_desc_entype = _setter(VencChannelDesc, "entype",
-                                           "aclvencSetChannelDescEnType", _VENC, int_arg)
+                                           "aclvencSetChannelDescEnType", _VENC, i32)
     venc_set_channel_desc_pic_format = _setter(VencChannelDesc, "pic_format",
-                                               "aclvencSetChannelDescPicFormat", _VENC, int_arg)
+                                               "aclvencSetChannelDescPicFormat", _VENC, i32)
     venc_set_channel_desc_pic_width = _setter(VencChannelDesc, "pic_width",
                                               "aclvencSetChannelDescPicWidth", _VENC)
     venc_set_channel_desc_pic_height = _setter(VencChannelDesc, "pic_height",
