@@ -107,3 +107,34 @@ def test_an_interrupted_vpc_task_stays_queued_and_runs_whole_later(monkeypatch):
     assert acl.rt.synchronize_stream(stream) == 0
     assert read(acl, dst, size) == read(acl, src, size)       # same size: copied whole
     acl_lab.reset()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.one_of(st.just(1 << 20), st.integers(0, 2000)),
+       flips=st.lists(st.tuples(st.integers(0, 1999), st.integers(0, 255)), max_size=8),
+       out_size=st.sampled_from([0, 100, 128 * 64 * 3 // 2, 1 << 16]))
+def test_jpegd_of_damaged_data_returns_codes_and_never_raises(cut, flips, out_size):
+    """A JPEG cut short or with flipped bytes: the host helpers return a code, the queued
+    decode either writes a picture or fails the synchronize with 507018."""
+    from mediahelpers import jpeg_bytes, scene
+    acl = fresh()
+    m = acl.media
+    stream, _ = acl.rt.create_stream()
+    data = bytearray(jpeg_bytes(scene(64, 48), quality=80))
+    for at, value in flips:
+        data[at % len(data)] = value
+    data = bytes(data[:max(cut, 1)])
+    host = np.frombuffer(data, np.uint8).copy()
+    size, ret = m.dvpp_jpeg_predict_dec_size(acl.util.numpy_to_ptr(host), len(data), NV12)
+    assert ret in (0, C.ACL_ERROR_FAILURE, C.ACL_ERROR_INVALID_PARAM)
+    src = dvpp_copy(acl, data)
+    out = dvpp_copy(acl, b"\x11" * max(out_size, 1))
+    desc = pic_desc(acl, out, out_size)
+    before = read(acl, out, max(out_size, 1))
+    assert m.dvpp_jpeg_decode_async(channel(acl), src, len(data), desc, stream) == 0
+    synced = acl.rt.synchronize_stream(stream)
+    event("decoded" if synced == 0 else "refused on the device")
+    if synced:
+        assert synced == C.ACL_ERROR_RT_AICPU_EXCEPTION
+        assert read(acl, out, max(out_size, 1)) == before
+    acl_lab.reset()
