@@ -2,7 +2,10 @@
 descriptions, channels, frame configs and sending frames (video.py does the work)."""
 from __future__ import annotations
 
-from ..sim.args import i32, ptr_arg
+from .. import constants as C
+from ..i18n import _
+from ..sim.args import i32, ptr_arg, u32
+from ..sim.simerror import SimError
 from . import video
 from .calls import bare, destroy, getter, live, new_handle, returns, setter
 from .descriptors import FrameConfig, VdecChannelDesc, VencChannelDesc
@@ -140,6 +143,21 @@ class Video:
         VencChannelDesc, "key_frame_interval", "aclvencGetChannelDescKeyFrameInterval", _VENC)
 
     @returns()
+    def venc_set_channel_desc_param(self, rt, venc_channel_desc, param_type, param):
+        c = "aclvencSetChannelDescParam"
+        field, parse = _venc_param(c, i32(c, "paramType", param_type))
+        if field == "callback":
+            return _VENC_CALLBACK(self, rt, venc_channel_desc, param)
+        value = parse(c, "param", param)
+        setattr(live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field, value)
+
+    @returns(0)
+    def venc_get_channel_desc_param(self, rt, venc_channel_desc, param_type):
+        c = "aclvencGetChannelDescParam"
+        field, _parse = _venc_param(c, i32(c, "paramType", param_type))
+        return getattr(live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field)
+
+    @returns()
     def venc_create_channel(self, rt, channel_desc):
         video.venc_create(rt, ptr_arg("aclvencCreateChannel", "channelDesc", channel_desc))
 
@@ -168,3 +186,24 @@ class Video:
         ptr_arg(c, "reserve", reserve)
         video.venc_send(rt, ptr_arg(c, "channelDesc", channel_desc),
                         ptr_arg(c, "input", input), ptr_arg(c, "config", config), userdata)
+
+
+#: aclvencChannelDescParamType -> (field, how its value is read): ACL_VENC_THREAD_ID_UINT64
+#: (0), _CALLBACK_PTR (1), _PIXEL_FORMAT_UINT32 (2), _ENCODE_TYPE_UINT32 (3),
+#: _PIC_WIDTH_UINT32 (4), _PIC_HEIGHT_UINT32 (5), _KEY_FRAME_INTERVAL_UINT32 (6),
+#: _BUF_ADDR_PTR (7), _BUF_SIZE_UINT32 (8), _RC_MODE_UINT32 (9), _SRC_RATE_UINT32 (10),
+#: _MAX_BITRATE_UINT32 (11), _MAX_IP_PROP_UINT32 (12)
+_VENC_PARAMS = (("thread_id", ptr_arg), ("callback", None), ("pic_format", u32),
+                ("entype", u32), ("pic_width", u32), ("pic_height", u32),
+                ("key_frame_interval", u32), ("buf_addr", ptr_arg), ("buf_size", u32),
+                ("rc_mode", u32), ("src_rate", u32), ("max_bit_rate", u32),
+                ("max_ip_prop", u32))
+_VENC_CALLBACK = Video.venc_set_channel_desc_callback
+
+
+def _venc_param(call: str, param_type: int):
+    if not 0 <= param_type < len(_VENC_PARAMS):
+        raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
+            "{call}: paramType {value} is not an aclvencChannelDescParamType (0..{last}).")
+            .format(call=call, value=param_type, last=len(_VENC_PARAMS) - 1))
+    return _VENC_PARAMS[param_type]
