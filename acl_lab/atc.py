@@ -17,22 +17,15 @@ import sys
 from pathlib import Path
 
 from . import constants as C
-from .align import align_up
+from . import om_graph
 from .argparse_i18n import ArgumentParser, translate
 from .i18n import _
-from .om import ACL_DTYPE, MEM_ALIGN, OfflineModel, TensorDesc
+from .om import OfflineModel, TensorDesc
 
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 SOC_VERSION = re.compile(r"^Ascend(310|310B[1-4]|310P[1-7]|910|910[AB]|910B[1-4]|910_93\d*)$")
 FORMATS = {"NCHW": C.ACL_FORMAT_NCHW, "NHWC": C.ACL_FORMAT_NHWC, "ND": C.ACL_FORMAT_ND}
 OUTPUT_TYPES = {"FP32": C.ACL_FLOAT, "FP16": C.ACL_FLOAT16, "UINT8": C.ACL_UINT8}
-#: ONNX operators the simulated AI Core runs (anything else is refused, as ATC refuses an
-#: operator it has no parser or kernel for)
-SUPPORTED_OPS = frozenset({
-    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
-    "Div", "Dropout", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Identity",
-    "LeakyRelu", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape", "Sigmoid",
-    "Softmax", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze"})
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
 SUCCESS = "ATC run success, welcome to the next use."
 
@@ -113,25 +106,21 @@ def convert(args: argparse.Namespace) -> tuple[Path, OfflineModel]:
 
 
 def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
-    import onnx
-    from onnx import shape_inference
-
+    """The offline model of ``onnx_bytes`` as the flags ask: the graph checked (operators,
+    data, static shapes), its inputs fixed, its description and sizes worked out."""
     try:
-        model = onnx.load_from_string(onnx_bytes)
-        onnx.checker.check_model(model)
-    except Exception as e:   # protobuf DecodeError, ValidationError: not a usable ONNX graph
-        raise _invalid("model", args.model, _("not a valid ONNX model ({error}: {message})").format(
-            error=type(e).__name__,
-            message=str(e).splitlines()[0] if str(e) else _("parse error"))) from None
-    graph = model.graph
-    for node in graph.node:
-        if node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx"):
+        model = om_graph.parse(onnx_bytes)
+        om_graph.check_ops(model.graph)
+    except om_graph.GraphError as e:
+        if e.op:
             raise AtcError(_("E19010: No parser is registered for Op [{name}, optype "
-                             "[{optype}]].").format(name=node.name or node.output[0],
-                                                     optype=node.op_type))
-    weights = {t.name for t in graph.initializer}
+                             "[{optype}]].").format(name=e.node, optype=e.op)) from None
+        raise _invalid("model", args.model, str(e)) from None
+    graph = model.graph
+    del graph.value_info[:]              # shapes are inferred afresh, as the loader does
     fixed = _shapes(args.input_shape)
     fp16 = set(filter(None, args.input_fp16_nodes.split(";")))
+    weights = {t.name for t in graph.initializer}
     inputs = [i for i in graph.input if i.name not in weights]
     for name in list(fixed) + sorted(fp16):
         if name not in {i.name for i in inputs}:
@@ -141,45 +130,37 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                                                 inputs=[i.name for i in inputs]))
     for i in inputs:
         if i.name in fixed:
-            dims = i.type.tensor_type.shape.dim
-            if len(dims) != len(fixed[i.name]):
-                raise _invalid("input_shape", args.input_shape,
-                               _("input {name} has {count} dimensions").format(
-                                   name=i.name, count=len(dims)))
-            for d, v in zip(dims, fixed[i.name]):
-                d.Clear()
-                d.dim_value = v
-    inferred = shape_inference.infer_shapes(model, strict_mode=True)
-
-    def desc(vi, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:
-        t = vi.type.tensor_type
-        dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
-        if -1 in dims:
-            raise _invalid("input_shape", vi.name, _(
-                '{name} has a dynamic shape {dims}; fix it with --input_shape="{name}:..." '
-                '(acl_lab builds static models only).').format(name=vi.name, dims=list(dims)))
-        onnx_dtype = ACL_DTYPE.get(t.elem_type)
-        if onnx_dtype is None:
-            raise AtcError(_("E19999: tensor {name} has ONNX element type {type}, which "
-                             "acl_lab does not support.").format(name=vi.name,
-                                                                 type=t.elem_type))
-        return TensorDesc(vi.name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
-
+            _fix_dims(i, fixed[i.name], args.input_shape)
+    try:
+        facts = om_graph.inspect(model)
+    except om_graph.GraphError as e:
+        if e.node:
+            raise _invalid("input_shape", e.node, str(e)) from None
+        raise _invalid("model", args.model, str(e)) from None
     in_fmt = FORMATS[args.input_format]
-    ins = tuple(desc(i, C.ACL_FLOAT16 if i.name in fp16 else None,
-                     in_fmt if len(i.type.tensor_type.shape.dim) == 4 else C.ACL_FORMAT_ND)
-                for i in inferred.graph.input if i.name not in weights)
     out_dtype = OUTPUT_TYPES.get(args.output_type)
-    outs = tuple(desc(o, out_dtype) for o in inferred.graph.output)
-    features = sum(align_up(desc(v).size, MEM_ALIGN) for v in inferred.graph.value_info)
-    weight = sum(align_up(_nbytes(t), MEM_ALIGN) for t in graph.initializer)
-    return OfflineModel(args.soc_version, ins, outs, max(features, 512), weight,
-                        inferred.SerializeToString(), len(graph.node))
+    ins = tuple(_desc(i.name, facts, C.ACL_FLOAT16 if i.name in fp16 else None,
+                      in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
+                for i in inputs)
+    outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
+    return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
+                        model.SerializeToString(), facts.nodes)
 
 
-def _nbytes(tensor) -> int:
-    from onnx import numpy_helper
-    return numpy_helper.to_array(tensor).nbytes
+def _fix_dims(value_info, dims: list[int], text: str) -> None:
+    """--input_shape: the input's dimensions become ``dims``."""
+    have = value_info.type.tensor_type.shape.dim
+    if len(have) != len(dims):
+        raise _invalid("input_shape", text, _("input {name} has {count} dimensions").format(
+            name=value_info.name, count=len(have)))
+    for d, v in zip(have, dims):
+        d.Clear()
+        d.dim_value = v
+
+
+def _desc(name: str, facts, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:
+    dims, onnx_dtype = facts.shapes[name]
+    return TensorDesc(name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
 
 
 def main(argv: list[str] | None = None, out=None) -> int:
@@ -188,7 +169,9 @@ def main(argv: list[str] | None = None, out=None) -> int:
         args = _parser().parse_args(argv)
         target, om = convert(args)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(om.to_bytes())
+        with open(target, "wb") as f:       # header, then the graph: no joined copy
+            f.write(om.header())
+            f.write(om.onnx_bytes)
     except AtcError as e:
         print(e, file=out)
         print(FAILED, file=out)

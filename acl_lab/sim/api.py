@@ -198,13 +198,14 @@ class _OfflineModels:
 
     @_api(0, 0)
     def query_size(self, rt, file_name):
-        m = rt.models.read_file(file_name, "aclmdlQuerySize")
+        m = rt.models.read_file(file_name, "aclmdlQuerySize", graph=False)
         return m.work_size, m.weight_size
 
     @_api(0, 0)
     def query_size_from_mem(self, rt, model, model_size):
         c = "aclmdlQuerySizeFromMem"
-        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c)
+        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c,
+                               graph=False)
         return m.work_size, m.weight_size
 
     @_api()
