@@ -117,7 +117,6 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                              "[{optype}]].").format(name=e.node, optype=e.op)) from None
         raise _invalid("model", args.model, str(e)) from None
     graph = model.graph
-    del graph.value_info[:]              # shapes are inferred afresh, as the loader does
     fixed = _shapes(args.input_shape)
     fp16 = set(filter(None, args.input_fp16_nodes.split(";")))
     weights = {t.name for t in graph.initializer}
@@ -143,8 +142,9 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                       in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
                 for i in inputs)
     outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
+    graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
-                        model.SerializeToString(), facts.nodes)
+                        graph_bytes, facts.nodes)
 
 
 def _fix_dims(value_info, dims: list[int], text: str) -> None:
