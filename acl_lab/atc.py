@@ -136,6 +136,7 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
         if e.node:
             raise _invalid("input_shape", e.node, str(e)) from None
         raise _invalid("model", args.model, str(e)) from None
+    _check_executable(model)
     in_fmt = FORMATS[args.input_format]
     out_dtype = OUTPUT_TYPES.get(args.output_type)
     ins = tuple(_desc(i.name, facts, C.ACL_FLOAT16 if i.name in fp16 else None,
@@ -145,6 +146,20 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
                         graph_bytes, facts.nodes)
+
+
+def _check_executable(model) -> None:
+    """The executor builds the graph (without its weights' data) as a load will: a graph
+    that converts also loads."""
+    from .sim.executor import Session
+
+    try:
+        Session(om_graph.skeleton(model).SerializeToString())
+    except (ImportError, MemoryError):
+        raise
+    except Exception as e:
+        raise AtcError(_("E19999: the graph cannot be executed: {error}").format(
+            error=f"{type(e).__name__}: {e}"[:300])) from None
 
 
 def _fix_dims(value_info, dims: list[int], text: str) -> None:
