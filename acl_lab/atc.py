@@ -3,7 +3,8 @@
     acl-lab atc --model=resnet.onnx --framework=5 --output=resnet --soc_version=Ascend910B3
 
 Flags follow ATC's (--model, --framework, --output, --soc_version, --input_format,
---input_shape, --input_fp16_nodes, --output_type, --out_nodes); failures print an
+--input_shape, --input_fp16_nodes, --output_type, --out_nodes, --dynamic_batch_size,
+--dynamic_image_size); failures print an
 E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only ONNX
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
 The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 
 from . import constants as C
-from . import om_graph
+from . import om_dynamic, om_graph
 from .argparse_i18n import ArgumentParser, translate
 from .i18n import _
 from .om import OfflineModel, TensorDesc
@@ -62,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out_nodes", default="", help=_("accepted for compatibility; outputs "
                                                      "are the graph's outputs"))
     p.add_argument("--weight", default="", help=_("Caffe weights (not used for ONNX)"))
+    p.add_argument("--dynamic_batch_size", default="",
+                   help=_('batch gears, e.g. "1,2,4" (with -1 as N in --input_shape)'))
+    p.add_argument("--dynamic_image_size", default="",
+                   help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
+                          '--input_shape)'))
     return p
 
 
@@ -130,12 +136,17 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     for i in inputs:
         if i.name in fixed:
             _fix_dims(i, fixed[i.name], args.input_shape)
-    try:
-        facts = om_graph.inspect(model)
-    except om_graph.GraphError as e:
-        if e.node:
-            raise _invalid("input_shape", e.node, str(e)) from None
-        raise _invalid("model", args.model, str(e)) from None
+    gears, axes = _gears(args, fixed)
+    for o in graph.output if gears else ():     # each gear has its own: inferred per gear
+        for k, d in enumerate(o.type.tensor_type.shape.dim):
+            d.Clear()
+            d.dim_param = f"{o.name}_{k}"
+    at = {}                                  # input dims at each gear (none: a static model)
+    for gear in gears:
+        at[gear] = {name: tuple(gear[axes[name].index(k)] if k in axes[name] else d
+                                for k, d in enumerate(fixed[name])) for name in axes}
+    largest = max(gears, key=om_dynamic._product) if gears else None
+    facts = _inspect(model, args, at.get(largest))
     _check_executable(model)
     in_fmt = FORMATS[args.input_format]
     out_dtype = OUTPUT_TYPES.get(args.output_type)
@@ -143,9 +154,55 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                       in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
                 for i in inputs)
     outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
+    dynamic = None
+    if gears:
+        kind = "batch" if args.dynamic_batch_size else "hw"
+        per_gear = tuple(tuple(_inspect(model, args, at[g]).shapes[o.name][0]
+                               for o in graph.output) for g in gears)
+        dynamic = om_dynamic.Gears(kind, axes, gears, per_gear)
+        ins += (om_dynamic.mbatch_desc(kind),)
     graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
-                        graph_bytes, facts.nodes)
+                        graph_bytes, facts.nodes, dynamic)
+
+
+def _inspect(model, args, fixed=None):
+    try:
+        return om_graph.inspect(model, fixed)
+    except om_graph.GraphError as e:
+        if e.node:
+            raise _invalid("input_shape", e.node, str(e)) from None
+        raise _invalid("model", args.model, str(e)) from None
+
+
+def _gears(args, fixed: dict) -> tuple[tuple, dict]:
+    """--dynamic_batch_size / --dynamic_image_size: (the gears, input name -> the axes of
+    its -1s the gear sets). Without either, -1 stays an error of the graph (static model)."""
+    if args.dynamic_batch_size and args.dynamic_image_size:
+        raise _invalid("dynamic_image_size", args.dynamic_image_size,
+                       _("--dynamic_batch_size and --dynamic_image_size cannot be used "
+                         "together"))
+    flag = "dynamic_batch_size" if args.dynamic_batch_size else "dynamic_image_size"
+    text = getattr(args, flag)
+    if not text:
+        return (), {}
+    kind = "batch" if flag == "dynamic_batch_size" else "hw"
+    try:
+        gears = om_dynamic.parse_flag(kind, text)
+    except ValueError as e:
+        raise _invalid(flag, text, str(e)) from None
+    want = [0] if kind == "batch" else ([1, 2] if args.input_format == "NHWC" else [2, 3])
+    axes = {name: [k for k, d in enumerate(dims) if d == -1]
+            for name, dims in fixed.items() if -1 in dims}
+    if not axes or any(a != want or (kind == "hw" and len(fixed[n]) != 4)
+                       for n, a in axes.items()):
+        raise _invalid("input_shape", args.input_shape,
+                       _("with --{flag}, --input_shape must give -1 exactly where the gear "
+                         "goes: {where}").format(
+                             flag=flag, where=_("N (the first dimension)") if kind == "batch"
+                             else _("H and W of a 4-D {format} input").format(
+                                 format=args.input_format)))
+    return gears, {name: tuple(a) for name, a in axes.items()}
 
 
 def _check_executable(model) -> None:
@@ -168,9 +225,12 @@ def _fix_dims(value_info, dims: list[int], text: str) -> None:
     if len(have) != len(dims):
         raise _invalid("input_shape", text, _("input {name} has {count} dimensions").format(
             name=value_info.name, count=len(have)))
-    for d, v in zip(have, dims):
+    for k, (d, v) in enumerate(zip(have, dims)):
         d.Clear()
-        d.dim_value = v
+        if v == -1:          # left open: a gear of --dynamic_batch_size/_image_size sets it
+            d.dim_param = f"{value_info.name}_{k}"
+        else:
+            d.dim_value = v
 
 
 def _desc(name: str, facts, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:

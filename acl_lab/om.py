@@ -62,8 +62,8 @@ class TensorDesc:
 
 @dataclass(frozen=True)
 class OfflineModel:
-    """A parsed .om: its description, sizes and the ONNX graph bytes. ``extra``: what the
-    conversion compiled in beyond the graph (dynamic gears, AIPP), as plain JSON data."""
+    """A parsed .om: its description, sizes and the ONNX graph bytes, and what the
+    conversion compiled in beyond the graph: dynamic gears (om_dynamic.Gears)."""
     soc_version: str
     inputs: tuple
     outputs: tuple
@@ -71,7 +71,7 @@ class OfflineModel:
     weight_size: int
     onnx_bytes: bytes
     nodes: int
-    extra: tuple = ()
+    dynamic: object = None
 
     def header(self) -> bytes:
         body = {"soc_version": self.soc_version, "work_size": self.work_size,
@@ -79,15 +79,13 @@ class OfflineModel:
                 "model_length": len(self.onnx_bytes),
                 "inputs": [t.as_json() for t in self.inputs],
                 "outputs": [t.as_json() for t in self.outputs]}
-        body.update(self.extra)
+        if self.dynamic is not None:
+            body["dynamic"] = self.dynamic.as_json()
         header = json.dumps(body, sort_keys=True).encode()
         return _PREFIX.pack(MAGIC, VERSION, len(header)) + header
 
     def to_bytes(self) -> bytes:
         return self.header() + self.onnx_bytes
-
-    def option(self, key: str, default=None):
-        return dict(self.extra).get(key, default)
 
 
 class NotAnOm(ValueError):
@@ -125,11 +123,20 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
     soc = h.get("soc_version")
     if not isinstance(soc, str) or not soc:
         raise _damaged("soc_version", soc)
-    known = {"soc_version", "work_size", "weight_size", "nodes", "model_length", "inputs",
-             "outputs"}
-    extra = tuple(sorted((k, v) for k, v in h.items() if k not in known))
-    return OfflineModel(soc, _descs(h, "inputs"), _descs(h, "outputs"), _count(h, "work_size"),
-                        _count(h, "weight_size"), b"", _count(h, "nodes"), extra), start
+    unknown = set(h) - {"soc_version", "work_size", "weight_size", "nodes", "model_length",
+                        "inputs", "outputs", "dynamic"}
+    if unknown:
+        raise _damaged(sorted(unknown)[0], h[sorted(unknown)[0]])
+    inputs, outputs = _descs(h, "inputs"), _descs(h, "outputs")
+    dynamic = None
+    if "dynamic" in h:
+        from . import om_dynamic
+        try:
+            dynamic = om_dynamic.from_header(h["dynamic"], inputs, outputs)
+        except ValueError as e:
+            raise _damaged(str(e), h["dynamic"]) from None
+    return OfflineModel(soc, inputs, outputs, _count(h, "work_size"),
+                        _count(h, "weight_size"), b"", _count(h, "nodes"), dynamic), start
 
 
 def parse(data) -> OfflineModel:

@@ -82,8 +82,9 @@ def weight_bytes(tensor) -> int:
     return math.prod(tensor.dims) * NUMPY_DTYPE[dtype]().itemsize
 
 
-def skeleton(model):
-    """``model`` without its weights' data (and without value_info, which is re-inferred)."""
+def skeleton(model, fixed: dict | None = None):
+    """``model`` without its weights' data (and without value_info, which is re-inferred);
+    ``fixed``: input name -> dims to give it (one gear of a dynamic model)."""
     import onnx
     from onnx import helper
 
@@ -96,6 +97,11 @@ def skeleton(model):
     g.output.extend(src.output)
     weights = {t.name for t in src.initializer}
     g.input.extend(i for i in src.input if i.name not in weights)
+    for vi in g.input:
+        if fixed and vi.name in fixed:
+            for d, v in zip(vi.type.tensor_type.shape.dim, fixed[vi.name]):
+                d.Clear()
+                d.dim_value = v
     for t in src.initializer:
         if math.prod(t.dims) <= SMALL_TENSOR and t.data_type in (6, 7):   # int32 / int64
             g.initializer.append(t)
@@ -119,15 +125,16 @@ def check_data(graph) -> int:
     return total
 
 
-def inspect(model) -> Facts:
-    """Check ``model`` and work out its Facts; GraphError says what is wrong."""
+def inspect(model, fixed: dict | None = None) -> Facts:
+    """Check ``model`` (its inputs given ``fixed`` dims, if any) and work out its Facts;
+    GraphError says what is wrong."""
     import onnx
     from onnx import shape_inference
 
     graph = model.graph
     check_ops(graph)
     weight = check_data(graph)
-    sk = skeleton(model)
+    sk = skeleton(model, fixed)
     try:
         onnx.checker.check_model(sk)
         inferred = shape_inference.infer_shapes(sk, strict_mode=True)
@@ -201,26 +208,47 @@ def _scratch(node, shapes) -> int:
 
 def verify(m) -> Facts:
     """Check an .om's graph against its header (what atc would have written for it): the
-    operators, the data, every shape, the inputs' and outputs' names, dims and types, and
-    the work and weight sizes. Its Facts; GraphError says what differs."""
+    operators, the data, every shape (every gear's, for a dynamic model), the inputs' and
+    outputs' names, dims and types, and the work and weight sizes. Its Facts (at the largest
+    gear); GraphError says what differs."""
+    from .om_dynamic import mbatch_desc
+
     model = parse(m.onnx_bytes)
-    facts = inspect(model)
     weights = {t.name for t in model.graph.initializer}
     graph_inputs = [i.name for i in model.graph.input if i.name not in weights]
-    graph_outputs = [o.name for o in model.graph.output]
-    for kind, descs, names in (("inputs", m.inputs, graph_inputs),
-                               ("outputs", m.outputs, graph_outputs)):
+    inputs, gears = m.inputs, m.dynamic
+    if gears is not None:
+        if inputs[-1] != mbatch_desc(gears.kind):
+            raise GraphError(_("the header's {kind} {header} are not the graph's "
+                               "{graph}").format(kind="inputs", header=[t.name for t in inputs],
+                                                 graph=graph_inputs))
+        inputs = inputs[:-1]
+    fixed = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
+    for vi in model.graph.input:            # a gear's axes are open in the graph, no others
+        if vi.name in fixed:
+            declared = tuple(d.dim_value if d.HasField("dim_value") else -1
+                             for d in vi.type.tensor_type.shape.dim)
+            _same(vi.name, gears.reported(vi.name, fixed[vi.name]), 0, (declared, 0))
+    facts = inspect(model, fixed)
+    for kind, descs, names in (("inputs", inputs, graph_inputs),
+                               ("outputs", m.outputs, [o.name for o in model.graph.output])):
         if [t.name for t in descs] != names:
             raise GraphError(_("the header's {kind} {header} are not the graph's "
                                "{graph}").format(kind=kind, header=[t.name for t in descs],
                                                  graph=names))
         for t in descs:
-            if (t.dims, t.onnx_dtype) != facts.shapes[t.name]:
-                raise GraphError(_("the header says {name} is {dims} of type {dtype}; the "
-                                   "graph says {graph_dims} of type {graph_dtype}").format(
-                                       name=t.name, dims=list(t.dims), dtype=t.onnx_dtype,
-                                       graph_dims=list(facts.shapes[t.name][0]),
-                                       graph_dtype=facts.shapes[t.name][1]))
+            _same(t.name, t.dims, t.onnx_dtype, facts.shapes[t.name])
+    if gears is not None:
+        largest = gears.largest()
+        for t in inputs:                     # buffers are sized for the largest gear
+            if t.name in gears.axes:
+                _same(t.name, t.dims, 0, (gears.dims(t.name, t.dims, gears.gears[largest]), 0))
+        for n, (gear, outs) in enumerate(zip(gears.gears, gears.outputs)):
+            at = {t.name: gears.dims(t.name, t.dims, gear) for t in inputs
+                  if t.name in gears.axes}
+            shapes = facts.shapes if n == largest else inspect(model, at).shapes
+            for t, dims in zip(m.outputs, outs):
+                _same(t.name, dims, t.onnx_dtype, shapes[t.name])
     if (m.work_size, m.weight_size, m.nodes) != (facts.work_size, facts.weight_size,
                                                  facts.nodes):
         raise GraphError(_("the header's sizes (work {work} B, weight {weight} B, {nodes} "
@@ -230,3 +258,11 @@ def verify(m) -> Facts:
                                graph_work=facts.work_size, graph_weight=facts.weight_size,
                                graph_nodes=facts.nodes))
     return facts
+
+
+def _same(name: str, dims: tuple, dtype: int, graph: tuple) -> None:
+    if (tuple(dims), dtype) != graph:
+        raise GraphError(_("the header says {name} is {dims} of type {dtype}; the graph says "
+                           "{graph_dims} of type {graph_dtype}").format(
+                               name=name, dims=list(dims), dtype=dtype,
+                               graph_dims=list(graph[0]), graph_dtype=graph[1]))

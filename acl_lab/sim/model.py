@@ -20,6 +20,7 @@ a graph, the executor's copy of the weights while loaded, and each execution's p
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import constants as C
-from .. import om, om_graph
+from .. import om, om_dynamic, om_graph
 from ..i18n import _
 from ..snapshot_schema import OfflineModelRow
 from .memory import Allocation
@@ -66,6 +67,7 @@ class DataBuffer:
 class Dataset:
     handle: int
     buffers: list = field(default_factory=list)
+    gear: tuple | None = None        # set by aclmdlSetDynamicBatchSize / HWSize
 
 
 @dataclass(eq=False)
@@ -81,12 +83,14 @@ class LoadedModel:
     held: int                          # host RAM the session keeps while loaded
     memory: str                        # "acl", "app" or "mixed": who allocated work/weight
     executions: int = 0
+    gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
 
 
 @dataclass(eq=False)
 class Desc:
     handle: int
     model: om.OfflineModel | None = None
+    model_id: int = 0
 
 
 class Models:
@@ -183,7 +187,65 @@ class Models:
 
     def get_desc(self, handle: int, model_id: int) -> None:
         d = self.desc(handle, "aclmdlGetDesc", filled=False)
-        d.model = self.model(model_id, "aclmdlGetDesc").om
+        d.model, d.model_id = self.model(model_id, "aclmdlGetDesc").om, model_id
+
+    def cur_output_dims(self, handle: int, index: int, call: str) -> tuple:
+        """aclmdlGetCurOutputDims: the output's dims at the gear last set on the model (the
+        largest gear's, or a static model's, before any)."""
+        t = self.tensor(handle, index, True, call)
+        d = self.descs[handle]
+        lm, gears = self.loaded.get(d.model_id), d.model.dynamic
+        if gears is None or lm is None or lm.gear is None:
+            return t.dims
+        return gears.outputs[gears.gears.index(lm.gear)][index]
+
+    def set_gear(self, call: str, model_id: int, ds: int, index: int, gear: tuple) -> None:
+        """aclmdlSetDynamicBatchSize / aclmdlSetDynamicHWSize (hicann/ge model.cpp, then
+        ge_executor.cc SetDynamicBatchSize / SetDynamicImageSize): the gear is checked
+        against the model's, written into the dataset's buffer ``index`` (the
+        ascend_mbatch_shape_data input) and used by the next executions of that dataset."""
+        d = self.dataset(ds, call)
+        if 0 in gear:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: a gear value of 0 is invalid; use one of the model's "
+                             "gears (acl.mdl.get_dynamic_batch / get_dynamic_hw).").format(
+                               call=call))
+        if index >= len(d.buffers) or self.buffer(d.buffers[index], call).addr == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: the dataset has no data buffer with an address at index "
+                             "{index}. Give the {name} input (acl.mdl.get_input_index_by_name) "
+                             "a buffer of get_input_size_by_index bytes first.").format(
+                               call=call, index=index, name=om_dynamic.TENSOR_NAME))
+        b = self.buffer(d.buffers[index], call)
+        if b.size < 4 * len(gear):
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,
+                           _("{call}: the buffer at index {index} is {size} B; the gear needs "
+                             "at least {need} B.").format(call=call, index=index, size=b.size,
+                                                          need=4 * len(gear)))
+        lm = self.model(model_id, call)
+        gears = lm.om.dynamic
+        if gears is None or len(gears.gears[0]) != len(gear) or gear not in gears.gears:
+            have = _("none: the model is static") if gears is None else [
+                list(g) if len(g) > 1 else g[0] for g in gears.gears]
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                           _("{call}: {gear} is not a gear of model {model_id} (its gears: "
+                             "{gears}). Pick one of them (acl.mdl.get_dynamic_batch / "
+                             "get_dynamic_hw).").format(
+                               call=call, gear=list(gear) if len(gear) > 1 else gear[0],
+                               model_id=model_id, gears=have))
+        width = 8 if b.size >= 8 * len(gear) else 4
+        data = np.array(gear, np.uint64 if width == 8 else np.uint32).view(np.uint8)
+        try:
+            a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}",
+                                           call)
+        except SimError as e:
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, e.message) from None
+        self.rt.memory.ram.need(a.fresh_bytes(b.addr - a.ptr, data.size), call)
+
+        def writer(view):
+            view[:] = data
+        a.write(b.addr - a.ptr, data.size, writer, call)
+        d.gear = lm.gear = gear
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclmdlDestroyDesc", filled=False)
@@ -399,12 +461,19 @@ class Models:
                                    ptr=f"0x{a.ptr:x}"))
         in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
         out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
+        gears = lm.om.dynamic
+        if gears is not None and ins.gear not in gears.gears:
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                           _("{call}: model {model_id} has gears and no gear was set on this "
+                             "input dataset. Call acl.mdl.set_dynamic_batch_size (or "
+                             "set_dynamic_hw_size) with the index of {name} first.").format(
+                               call=call, model_id=model_id, name=om_dynamic.TENSOR_NAME))
         self.rt.memory.ram.need(lm.peak_bytes, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
-            self.rt.sched.blocking(self._task(lm, in_places, out_places))
+            self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
         else:
-            self.rt.issue(stream, self._task(lm, in_places, out_places), call)
+            self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
@@ -446,7 +515,7 @@ class Models:
             places.append((a, b.addr - a.ptr, d, b))
         return places
 
-    def _task(self, lm: LoadedModel, ins: list, outs: list) -> Task:
+    def _task(self, lm: LoadedModel, ins: list, outs: list, gear: tuple | None) -> Task:
         for i, (a, _, d, b) in enumerate(outs):
             if a is None:                            # NULL output of a sync execution
                 a = self.rt.memory.malloc(lm.device, d.size, C.ACL_MEM_MALLOC_HUGE_FIRST, "malloc")
@@ -454,10 +523,18 @@ class Models:
                 outs[i] = (a, 0, d, b)
         nbytes = sum(d.size for *_, d, _b in ins + outs)
 
+        gears = lm.om.dynamic
+        in_dims = {d.name: gears.dims(d.name, d.dims, gear) if gears else d.dims
+                   for *_, d, _b in ins}
+
         def run() -> None:
             feed = {}
             for a, off, d, _ in ins:
-                raw = a.view(off, d.size).view(om.NUMPY_DTYPE[d.dtype]).reshape(d.dims)
+                if d.name == om_dynamic.TENSOR_NAME:
+                    continue                  # read by the device, not by the graph
+                dims = in_dims[d.name]
+                n = math.prod(dims) * np.dtype(om.NUMPY_DTYPE[d.dtype]).itemsize
+                raw = a.view(off, n).view(om.NUMPY_DTYPE[d.dtype]).reshape(dims)
                 feed[d.name] = raw.astype(om.NUMPY_DTYPE[d.onnx_dtype])
             try:
                 with np.errstate(all="ignore"):   # garbage inputs may overflow, as on a device
@@ -471,7 +548,8 @@ class Models:
                 return
             for (a, off, d, _), value in zip(outs, results):
                 out = np.ascontiguousarray(value, dtype=om.NUMPY_DTYPE[d.dtype])
-                a.view(off, d.size)[:] = out.reshape(-1).view(np.uint8)
+                out = out.reshape(-1).view(np.uint8)
+                a.view(off, out.size)[:] = out
 
         r = self.rt.profile.rates
         model_bytes = lm.om.weight_size + 2 * lm.om.work_size + nbytes
