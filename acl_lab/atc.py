@@ -4,7 +4,7 @@
 
 Flags follow ATC's (--model, --framework, --output, --soc_version, --input_format,
 --input_shape, --input_fp16_nodes, --output_type, --out_nodes, --dynamic_batch_size,
---dynamic_image_size); failures print an
+--dynamic_image_size, --insert_op_conf); failures print an
 E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only ONNX
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
 The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from . import constants as C
-from . import om_dynamic, om_graph
+from . import om_aipp, om_dynamic, om_graph
 from .argparse_i18n import ArgumentParser, translate
 from .i18n import _
 from .om import OfflineModel, TensorDesc
@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--weight", default="", help=_("Caffe weights (not used for ONNX)"))
     p.add_argument("--dynamic_batch_size", default="",
                    help=_('batch gears, e.g. "1,2,4" (with -1 as N in --input_shape)'))
+    p.add_argument("--insert_op_conf", default="",
+                   help=_("an aipp.cfg: static AIPP compiled in before the network"))
     p.add_argument("--dynamic_image_size", default="",
                    help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
                           '--input_shape)'))
@@ -154,6 +156,10 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                       in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
                 for i in inputs)
     outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
+    aipp = _aipp(args, ins, gears, fp16)
+    if aipp:
+        replaced = {a.input: a.input_desc() for a in aipp}
+        ins = tuple(replaced.get(t.name, t) for t in ins)
     dynamic = None
     if gears:
         kind = "batch" if args.dynamic_batch_size else "hw"
@@ -163,7 +169,29 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
         ins += (om_dynamic.mbatch_desc(kind),)
     graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
-                        graph_bytes, facts.nodes, dynamic)
+                        graph_bytes, facts.nodes, dynamic, aipp)
+
+
+def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
+    """--insert_op_conf: the static AIPP of each aipp_op block, checked against the graph."""
+    if not args.insert_op_conf:
+        return ()
+    path = Path(args.insert_op_conf)
+    if not path.is_file():
+        raise _invalid("insert_op_conf", args.insert_op_conf,
+                       _("the file does not exist or cannot be read."))
+    try:
+        blocks = om_aipp.parse(path.read_text(encoding="utf-8", errors="replace"))
+        if gears:
+            raise om_aipp.AippError(_("acl_lab does not combine AIPP with dynamic gears"))
+        aipp = tuple(om_aipp.build(b, list(inputs)) for b in blocks)
+        if len({a.input for a in aipp}) != len(aipp):
+            raise om_aipp.AippError(_("two aipp_op blocks name the same input"))
+        if any(a.input in fp16 for a in aipp):
+            raise om_aipp.AippError(_("an AIPP input cannot also be in --input_fp16_nodes"))
+    except om_aipp.AippError as e:
+        raise _invalid("insert_op_conf", args.insert_op_conf, str(e)) from None
+    return aipp
 
 
 def _inspect(model, args, fixed=None):

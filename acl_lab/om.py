@@ -50,20 +50,27 @@ class TensorDesc:
     dtype: int          # aclDataType of the buffer the application passes
     fmt: int            # aclFormat
     onnx_dtype: int     # aclDataType the ONNX graph computes in (differs with fp16 nodes)
+    nbytes: int | None = None    # a size the dims do not give (an AIPP input's YUV420SP)
 
     @property
     def size(self) -> int:
+        if self.nbytes is not None:
+            return self.nbytes
         return math.prod(self.dims) * np.dtype(NUMPY_DTYPE[self.dtype]).itemsize
 
     def as_json(self) -> dict:
-        return {"name": self.name, "dims": list(self.dims), "dtype": self.dtype,
-                "format": self.fmt, "onnx_dtype": self.onnx_dtype}
+        out = {"name": self.name, "dims": list(self.dims), "dtype": self.dtype,
+               "format": self.fmt, "onnx_dtype": self.onnx_dtype}
+        if self.nbytes is not None:
+            out["nbytes"] = self.nbytes
+        return out
 
 
 @dataclass(frozen=True)
 class OfflineModel:
     """A parsed .om: its description, sizes and the ONNX graph bytes, and what the
-    conversion compiled in beyond the graph: dynamic gears (om_dynamic.Gears)."""
+    conversion compiled in beyond the graph: dynamic gears (om_dynamic.Gears) and static
+    AIPP before some inputs (a tuple of om_aipp.Aipp)."""
     soc_version: str
     inputs: tuple
     outputs: tuple
@@ -72,6 +79,7 @@ class OfflineModel:
     onnx_bytes: bytes
     nodes: int
     dynamic: object = None
+    aipp: tuple = ()
 
     def header(self) -> bytes:
         body = {"soc_version": self.soc_version, "work_size": self.work_size,
@@ -81,6 +89,8 @@ class OfflineModel:
                 "outputs": [t.as_json() for t in self.outputs]}
         if self.dynamic is not None:
             body["dynamic"] = self.dynamic.as_json()
+        if self.aipp:
+            body["aipp"] = [a.as_json() for a in self.aipp]
         header = json.dumps(body, sort_keys=True).encode()
         return _PREFIX.pack(MAGIC, VERSION, len(header)) + header
 
@@ -124,7 +134,7 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
     if not isinstance(soc, str) or not soc:
         raise _damaged("soc_version", soc)
     unknown = set(h) - {"soc_version", "work_size", "weight_size", "nodes", "model_length",
-                        "inputs", "outputs", "dynamic"}
+                        "inputs", "outputs", "dynamic", "aipp"}
     if unknown:
         raise _damaged(sorted(unknown)[0], h[sorted(unknown)[0]])
     inputs, outputs = _descs(h, "inputs"), _descs(h, "outputs")
@@ -136,7 +146,30 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
         except ValueError as e:
             raise _damaged(str(e), h["dynamic"]) from None
     return OfflineModel(soc, inputs, outputs, _count(h, "work_size"),
-                        _count(h, "weight_size"), b"", _count(h, "nodes"), dynamic), start
+                        _count(h, "weight_size"), b"", _count(h, "nodes"), dynamic,
+                        _aipp(h, inputs)), start
+
+
+def _aipp(h: dict, inputs: tuple) -> tuple:
+    """The header's "aipp" list: each entry's network input checked as a description, its
+    fields as atc checks them, and the model input it feeds exactly what it describes."""
+    from . import om_aipp
+    entries = h.get("aipp", [])
+    if not isinstance(entries, list) or len(entries) > len(inputs):
+        raise _damaged("aipp", entries)
+    out = []
+    for i, entry in enumerate(entries):
+        network = entry.get("network") if isinstance(entry, dict) else None
+        try:
+            aipp = om_aipp.from_header(entry, _descs({"aipp": [network]}, "aipp")[0])
+        except (ValueError, NotAnOm) as e:
+            raise _damaged(f"aipp[{i}]", str(e)) from None
+        if aipp.input_desc() not in inputs:
+            raise _damaged(f"aipp[{i}].network", network)
+        out.append(aipp)
+    if len({a.input for a in out}) != len(out):
+        raise _damaged("aipp", [a.input for a in out])
+    return tuple(out)
 
 
 def parse(data) -> OfflineModel:
@@ -184,7 +217,10 @@ def _descs(h: dict, key: str) -> tuple:
                                   ("format", fmt, FORMATS)):
             if v.__class__ is not int or v not in allowed:
                 raise _damaged(f"{where}.{field}", v)
-        desc = TensorDesc(name, tuple(dims), dtype, fmt, onnx_dtype)
+        nbytes = t.get("nbytes")
+        if nbytes is not None and (nbytes.__class__ is not int or not 0 <= nbytes <= _U63):
+            raise _damaged(f"{where}.nbytes", nbytes)
+        desc = TensorDesc(name, tuple(dims), dtype, fmt, onnx_dtype, nbytes)
         if desc.size > _U63:
             raise _damaged(f"{where}.dims", dims)
         out.append(desc)

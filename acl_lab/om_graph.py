@@ -223,6 +223,8 @@ def verify(m) -> Facts:
                                "{graph}").format(kind="inputs", header=[t.name for t in inputs],
                                                  graph=graph_inputs))
         inputs = inputs[:-1]
+    before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
+    inputs = tuple(before.get(t.name, t) for t in inputs)
     fixed = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
     for vi in model.graph.input:            # a gear's axes are open in the graph, no others
         if vi.name in fixed:

@@ -527,11 +527,17 @@ class Models:
         in_dims = {d.name: gears.dims(d.name, d.dims, gear) if gears else d.dims
                    for *_, d, _b in ins}
 
+        aipp = {a.input: a for a in lm.om.aipp}
+
         def run() -> None:
             feed = {}
             for a, off, d, _ in ins:
                 if d.name == om_dynamic.TENSOR_NAME:
                     continue                  # read by the device, not by the graph
+                if d.name in aipp:            # the raw image, through AIPP first
+                    feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
+                                                      om.NUMPY_DTYPE[d.onnx_dtype])
+                    continue
                 dims = in_dims[d.name]
                 n = math.prod(dims) * np.dtype(om.NUMPY_DTYPE[d.dtype]).itemsize
                 raw = a.view(off, n).view(om.NUMPY_DTYPE[d.dtype]).reshape(dims)
