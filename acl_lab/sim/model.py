@@ -39,6 +39,7 @@ from .streams import Stream, Task
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
 LOAD_COPIES = 3   # a load holds the graph's bytes, their parse, and the executor's copy
+HELD_COPIES = 2   # onnxruntime keeps the weights and, for convolutions, a reordered copy
 
 
 def io_name(outputs: bool) -> str:
@@ -345,7 +346,7 @@ class Models:
             facts = om_graph.verify(m)
         except om_graph.GraphError as e:
             raise self._not_an_om(call, e) from None
-        held = len(m.onnx_bytes)          # the executor's copy of the weights and graph
+        held = HELD_COPIES * len(m.onnx_bytes)
         self.rt.memory.ram.need(held + facts.peak_bytes, call,
                                 _("the model's weights and one execution's tensors"))
         try:
