@@ -40,6 +40,7 @@ DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
 LOAD_COPIES = 3   # a load holds the graph's bytes, their parse, and the executor's copy
 HELD_COPIES = 2   # onnxruntime keeps the weights and, for convolutions, a reordered copy
+ARENA_GROWTH = 2  # and its arena keeps an execution's tensors, grown in doubling chunks
 
 
 def io_name(outputs: bool) -> str:
@@ -346,7 +347,7 @@ class Models:
             facts = om_graph.verify(m)
         except om_graph.GraphError as e:
             raise self._not_an_om(call, e) from None
-        held = HELD_COPIES * len(m.onnx_bytes)
+        held = HELD_COPIES * len(m.onnx_bytes) + ARENA_GROWTH * facts.peak_bytes
         self.rt.memory.ram.need(held + facts.peak_bytes, call,
                                 _("the model's weights and one execution's tensors"))
         try:
