@@ -46,8 +46,13 @@ def _edited(data: bytes, **fields) -> bytes:
 
 
 def _state():
+    """What a load may change: allocations, pools, loaded models, and the host RAM the
+    budget counts for them."""
+    from acl_lab.session import SESSION
     snap = acl_lab.snapshot()
-    return snap["allocations"], snap["offline_models"], snap["pools"]
+    ram = SESSION.simulator.rt.memory.ram
+    return (snap["allocations"], snap["offline_models"], snap["pools"], ram.held,
+            ram.reserved)
 
 
 def _still_works(acl, tmp_path, digits_om):
@@ -178,14 +183,20 @@ def _points(total: int, most: int = 80) -> list[int]:
         if total > most else list(range(1, total + 1))
 
 
-@pytest.mark.parametrize("call", ["load_from_file", "load_from_file_with_mem"])
+@pytest.mark.parametrize("call", ["load_from_file", "load_from_file_with_mem",
+                                  "load_from_mem"])
 def test_ctrl_c_anywhere_in_a_load_leaves_nothing_behind(acl, tmp_path, digits_om, call):
     path = tmp_path / "digits.om"
     path.write_bytes(digits_om)
     work, weight, _ = acl.mdl.query_size(str(path))
     w_ptr, _ = acl.rt.malloc(work, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(len(digits_om))
+    src = np.frombuffer(digits_om, np.uint8).copy()
+    assert acl.rt.memcpy(host, len(digits_om), acl.util.numpy_to_ptr(src), src.size,
+                         C.ACL_MEMCPY_HOST_TO_HOST) == 0
     args = {"load_from_file": (str(path),),
-            "load_from_file_with_mem": (str(path), w_ptr, work, 0, 0)}[call]
+            "load_from_file_with_mem": (str(path), w_ptr, work, 0, 0),
+            "load_from_mem": (host, len(digits_om))}[call]
     load = getattr(acl.mdl, call)
     counter = _Interrupt()
     sys.settrace(counter)
