@@ -107,11 +107,13 @@ CARVED_BYTES = np.arange(64, dtype=np.uint8)
 def hand_carved(acl, block: int, ptr: int):
     snap = acl_lab.snapshot()
     if not any(a["ptr"] == block for a in snap["allocations"]):
-        freed = released_by(block)
-        raise NotYet(_("{name} is not a live allocation: {why}Run the cell again from "
-                       "exercises.start.").format(
-            name=learner_name(block, "block"),
-            why=_("{call} freed it. ").format(call=f"acl.{freed.name}(...)") if freed else ""))
+        name, freed = learner_name(block, "block"), released_by(block)
+        if freed is not None:
+            raise NotYet(_("{name} is not a live allocation: acl.{call} freed it. Run the cell "
+                           "again from exercises.start, and keep the block until the "
+                           "check.").format(name=name, call=freed.name))
+        raise NotYet(_("{name} is not a live allocation: pass the block exercises.start "
+                       "gave you.").format(name=name))
     name = learner_name(ptr, "ptr")
     want = block + align_up(segment_size(CARVED_AFTER), RUNTIME_ALIGN)
     if ptr != want:
