@@ -106,7 +106,7 @@ def _doubling(acl):
               acl_lab.check(acl.mdl.ri_execute_async(doubling, s2))         # each replay doubles x
           acl_lab.check(acl.rt.synchronize_stream(s2))
           """)
-def doubling_model(acl, model: int, x_dev: int):
+def doubling_model(acl, model, x_dev: int):
     name = learner_name(model, "doubling")
     if _open_captures():
         raise NotYet(_("a capture is still open, so nothing can run: end it with {name}, ret = "

@@ -164,8 +164,16 @@ def _serve(args):
     acl, context, done = args
     untraced(acl.rt.set_context)(context)
     process_report = untraced(acl.rt.process_report)
-    while not done.is_set():
-        process_report(20)
+    try:
+        while not done.is_set():
+            process_report(20)
+    except SystemExit:          # the simulated process it served ended: end with it
+        return
+
+
+#: The stop flag of the worker the last 08.3 setup started: the next setup stops it first
+#: (the simulator ends it with its process anyway; real hardware does not).
+_WORKER_STOP: list[threading.Event] = []
 
 
 def _by_callback(acl):
@@ -190,7 +198,10 @@ def _by_callback(acl):
     acl_lab.check(ret)
     stream, ret = acl.rt.create_stream()
     acl_lab.check(ret)
-    worker, ret = acl.util.start_thread(_serve, [acl, context, threading.Event()])
+    for done in _WORKER_STOP:
+        done.set()
+    _WORKER_STOP[:] = [threading.Event()]
+    worker, ret = acl.util.start_thread(_serve, [acl, context, _WORKER_STOP[0]])
     acl_lab.check(ret)
     acl_lab.check(acl.rt.subscribe_report(worker, stream))
     from acl_lab import sample_models
