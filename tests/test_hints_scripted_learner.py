@@ -12,10 +12,11 @@ import nbformat
 import pytest
 
 import acl_lab
+from acl_lab import exercises
 from acl_lab.exercises import Result
 
 ROOT = Path(__file__).resolve().parents[1]
-PLACEHOLDER = re.compile(r"^(?P<indent>\s*)(?:return\s+|\w+\s*=\s*)?\.\.\.(?:\s*#.*)?$")
+PLACEHOLDER = exercises.PLACEHOLDER
 
 #: exercise -> (what the learner types where the placeholder was, taken from the hint)
 LEARNER = {
@@ -118,24 +119,26 @@ MAX_ATTEMPTS = 4
 SAYS = {
     "00.1": ["acl.rt.get_device_count()", "the count and the ret"],
     "00.2": ["device count", "set the device whose id is the count", "acl_lab.explain(ret)"],
-    "01.1": ["acl.rt.set_context(default_ctx)"],
-    "01.2": ["acl.rt.record_event(ready, producer)", "acl.rt.stream_wait_event(consumer, ready)"],
-    "01.3": ["acl.rt.destroy_event(e)", "acl.rt.destroy_stream(s)", "acl.rt.free(buf)",
-             "acl.rt.reset_device(0)", "acl.finalize()"],
-    "02.1": ["'huge' for ACL_MEM_MALLOC_HUGE_ONLY", "'normal' for ACL_MEM_MALLOC_NORMAL_ONLY",
-             "align_up(size, 32) + 32 > MiB"],
-    "02.2": ["acl.rt.free_host(blocks['malloc_host'])", "acl.rt.free(blocks['malloc'])",
-             "acl.rt.free(blocks['malloc_align32'])", "acl.media.dvpp_free(blocks['dvpp_malloc'])"],
-    "03.1": LEARNER["03.1"].split("\n"),
-    "03.2": ["acl.rt.synchronize_stream(stream)"],
-    "03.3": LEARNER["03.3"].split("\n"),
-    "04.1": ["drops = []", "before = free_bytes(ACL_HBM_MEM_NORMAL)",
-             "ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)",
-             "drops.append(before - free_bytes(ACL_HBM_MEM_NORMAL))", "acl.rt.free(ptr)"],
+    "01.1": ["default_ctx", "aclrtSetContext", "before acl.rt.create_stream()"],
+    "01.2": ["record the event ready on producer", "make consumer wait for it"],
+    "01.3": ["reverse order of creation", "destroy the event, destroy the stream, free the "
+             "buffer, reset device 0, then finalize"],
+    "02.1": ["HUGE_ONLY and NORMAL_ONLY name their pages", "align_up(size, 32) + 32",
+             "is above MiB"],
+    "02.2": ["malloc_host pairs with acl.rt.free_host", "malloc and malloc_align32 with "
+             "acl.rt.free", "dvpp_malloc with acl.media.dvpp_free"],
+    "03.1": ["acl.util.numpy_to_ptr", "ACL_MEMCPY_HOST_TO_DEVICE", "ACL_MEMCPY_DEVICE_TO_HOST",
+             "data.nbytes"],
+    "03.2": ["Wait for the stream (aclrtSynchronizeStream) after the first copy"],
+    "03.3": ["host_view(staging, payload.nbytes)", "ACL_MEMCPY_HOST_TO_DEVICE on stream",
+             "synchronize the stream"],
+    "04.1": ["before = free_bytes(ACL_HBM_MEM_NORMAL)",
+             "acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)", "append before minus"],
     "04.2": ["before = {a: free_bytes(a) for a in WATCHED}",
              "ptr, ret = acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)",
-             "free_bytes(a) != before[a]"],
-    "04.3": LEARNER["04.3"].split("\n"),
+             "free_bytes(a) differs from before[a]"],
+    "04.3": ["acl.rt.malloc_host(64)", "acl.util.ptr_to_numpy(host_buf, (64,), "
+             "np.dtype(np.uint8).num)", "ACL_MEMCPY_DEVICE_TO_DEVICE"],
     "05.1": ["ALIGN_UP(previous end, 64)", "align_up and segment_size"],
     "05.2": ["ptr = block + align_up(segment_size(100), 64)", "acl.util.ptr_to_numpy",
              "acl.rt.memcpy_async on stream", "synchronize stream"],
@@ -206,6 +209,7 @@ def test_a_learner_who_follows_each_hint_passes(path, shell, tmp_path, monkeypat
             continue
         ex = exercise_id(cell.source)
         seen_hints = []
+        exercises.reset_hints(ex)                 # a learner new to this exercise
         for _attempt in range(MAX_ATTEMPTS):
             first = shell.run_cell(cell.source, store_history=False).result
             assert isinstance(first, Result) and not first.passed, ex

@@ -29,9 +29,11 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   Its ``#`` comments are gettext ids (message_ids() lists them): write them in English and
   translate them in the room's .po. One code text per solution, for both editions.
 - A check raises ``NotYet(first, more_specific, ...)``: the learner's 1st not-yet shows the
-  first text, the 2nd the next, and so on. Name the learner's variables with
+  first text, the 2nd the next, and so on (``NotYet(one)``: then ``one`` followed by each
+  ``more``). Name the learner's variables with
   ``learner_name(obj, "default")``; read the calls made since start() with
-  ``calls_since_start()``; say what released a handle with ``released_by(handle)``.
+  ``calls_since_start()`` and its handles with ``start_handles()``; say what released a
+  handle with ``released_by(handle)``.
 - The framework itself says "not yet" for an empty exercise (a ``...`` argument or a
   placeholder line still in the cell) with ``hint`` then ``more`` (never running the check),
   and names the real cause first when the process or device the exercise needs is gone
@@ -128,7 +130,7 @@ def message_ids() -> set[str]:
     results, as gettext message ids."""
     for module in sorted(_KIT.joinpath("exercises").glob("ch*.py")):
         importlib.import_module(f"{__name__}.{module.stem}")
-    ids = {"passed", "not yet", WELL_DONE,
+    ids = {"passed", "not yet", WELL_DONE, PLACEHOLDER_LINE,
            "{mark} Exercise {exercise} ({title}) {verdict}: {message}"}
     for spec in (_SPECS[e] for e in _CHECKS if e in _SPECS):
         ids |= {spec.title, *spec.hints}
@@ -280,6 +282,12 @@ def calls_since_start() -> list:
     return calls if record is None else [c for c in calls if c.seq > record.mark]
 
 
+def start_handles():
+    """What the running exercise's start() returned (None without one)."""
+    record = _started(_NOW[-1].exercise_id) if _NOW else None
+    return None if record is None else record.handles
+
+
 #: ints Python shares between names (-5..256): a name bound to one says nothing
 _SHARED_INTS = range(-5, 257)
 
@@ -364,8 +372,20 @@ def _real_cause(exercise_id: str, spec: Spec) -> str:
 #: not-yets in a row per exercise, since its last pass: how specific the next hint gets
 _TRIES: dict[str, int] = {}
 
+#: the placeholder line of an exercise cell, as the chapters write it (gettext id)
+PLACEHOLDER_LINE = "...  # your code"
+
 #: a line the learner has not written yet: ``...  # your code``, ``x = ...``, ``return ...``
-PLACEHOLDER = re.compile(r"^(?P<indent>\s*)(?:return\s+|[\w, \[\]'\"]+\s*=\s*)?\.\.\.(?:\s*#.*)?$")
+PLACEHOLDER = re.compile(
+    r"^(?P<indent>\s*)(?:return\s+|(?:[\w, \[\]'\"]+=\s*)+)?\.\.\.(?:\s*#.*)?$")
+
+
+def reset_hints(exercise_id: str | None = None) -> None:
+    """Start the hints of one exercise (or of all) over from the first, least specific one."""
+    if exercise_id is None:
+        _TRIES.clear()
+    else:
+        _TRIES.pop(exercise_id, None)
 
 
 def check(exercise_id: str, *args, **kwargs) -> Result:
@@ -415,6 +435,8 @@ def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
         return Result(exercise_id, title, True, message or WELL_DONE)
     except NotYet as e:
         hints = e.hints or tuple(_(h) for h in spec.hints)
+        if len(e.hints) == 1:       # one specific text: then it plus the registered `more`
+            hints += tuple(join_sentences([e.hints[0], _(m)]) for m in spec.more)
         return not_yet(hints[min(tries, len(hints) - 1)],
                        _last_resort(exercise_id, tries, len(hints)))
     except AssertionError:
@@ -484,7 +506,9 @@ class Solution:
     def _repr_markdown_(self) -> str:
         if not self.code:
             return self.text
-        return f"{self.text}\n\n```python\n{self.code}\n```"
+        placeholder = _(PLACEHOLDER_LINE)            # as code: markdown keeps its two spaces
+        intro = self.text.replace(placeholder, f"`{placeholder}`")
+        return f"{intro}\n\n```python\n{self.code}\n```"
 
 
 def solution(exercise_id: str) -> Solution:
@@ -499,8 +523,8 @@ def solution(exercise_id: str) -> Solution:
         raise KeyError(_("exercise {exercise} has no solution").format(exercise=exercise_id))
     return Solution(exercise_id, _translated(spec.solution), _(
         "Exercise {exercise} ({title}): type this in place of the placeholder line "
-        "(...  # your code), then run the cell.").format(exercise=exercise_id,
-                                                        title=_(spec.title)))
+        "({placeholder}), then run the cell.").format(
+            exercise=exercise_id, title=_(spec.title), placeholder=_(PLACEHOLDER_LINE)))
 
 
 #: Annotations of check functions, read as "any value of this kind" (numpy ints are ints).
