@@ -23,7 +23,7 @@ def passes(exercise_id, *args):
 
 def fails(exercise_id, *args, hint=None, then=None):
     """The check fails; its first not-yet says ``hint``, the one after it ``then``."""
-    exercises._TRIES.pop(exercise_id, None)          # the learner's first not-yet
+    exercises.reset_hints(exercise_id)               # the learner's first not-yet
     result = exercises.check(exercise_id, *args)
     assert not result.passed and "❌" in repr(result)
     if hint is not None:
@@ -31,7 +31,7 @@ def fails(exercise_id, *args, hint=None, then=None):
     if then is not None:
         again = exercises.check(exercise_id, *args)
         assert not again.passed and then in again.message, again.message
-    exercises._TRIES.pop(exercise_id, None)
+    exercises.reset_hints(exercise_id)
     return result
 
 
