@@ -204,7 +204,7 @@ TEARDOWN_HINT = ("Release users before what they use: the graph first (it uses t
 
 
 @exercise("07.3", "Leave nothing behind", TEARDOWN_HINT,
-          level="hard",
+          level="medium",
           more=("acl.mdl.ri_destroy(graph); acl.rt.destroy_stream for copy_stream and "
                 "compute_stream; acl.rt.destroy_event for each event in ev; "
                 "acl.nn.destroy_tensor for each tensor in tensor, acl.nn.destroy_scalar(one); "
