@@ -65,6 +65,8 @@ def test_08_2_outputs_from_the_description(acl):
     host, _ = acl.rt.malloc_host(40)
     fails("08.2", acl, desc, _dataset(acl, (host, 40)), hint="acl.rt.malloc")
     fails("08.2", acl, acl.mdl.create_desc(), out_ds, hint="desc describes no model")
+    fails("08.2", acl, desc, acl.mdl.add_dataset_buffer(acl.mdl.create_dataset(), 0),
+          hint="whole (dataset, ret) tuple")
 
 
 def test_08_2_says_not_yet_in_chinese_too(acl):

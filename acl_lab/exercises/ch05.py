@@ -178,7 +178,8 @@ def _suspects(acl):
               print(e)                       # names the segment that wrote past its end
           culprit = "depth"
           """)
-def overrun_detective(pool: MemoryPool, name: str):
+def overrun_detective(suspects: MemoryPool, culprit: str):
+    pool, name = suspects, culprit
     pool_name = learner_name(pool, "suspects")
     if pool.closed:
         raise NotYet(_("{pool} is closed, so its guard bytes are gone: run the cell again from "

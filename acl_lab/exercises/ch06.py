@@ -106,8 +106,8 @@ def _doubling(acl):
               acl_lab.check(acl.mdl.ri_execute_async(doubling, s2))         # each replay doubles x
           acl_lab.check(acl.rt.synchronize_stream(s2))
           """)
-def doubling_model(acl, model, x_dev: int):
-    name = learner_name(model, "doubling")
+def doubling_model(acl, doubling, x_dev: int):
+    model, name = doubling, learner_name(doubling, "doubling")
     if _open_captures():
         raise NotYet(_("a capture is still open, so nothing can run: end it with {name}, ret = "
                        "acl.mdl.ri_capture_end(s2).").format(name=name))

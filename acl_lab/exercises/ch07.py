@@ -156,7 +156,8 @@ def _pool(acl):
           solution="""
           scratch = pool.alloc(3000, name="scratch", rule="dvpp")   # m = 3040 B at a 128-byte start
           """)
-def dvpp_segment(pool: MemoryPool, ptr: int):
+def dvpp_segment(pool: MemoryPool, scratch: int):
+    ptr = scratch
     name, pool_name = learner_name(ptr, "scratch"), learner_name(pool, "pool")
     if pool.closed:
         raise NotYet(_("{pool} is closed: run the cell again from exercises.start, and keep "

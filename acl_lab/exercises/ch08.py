@@ -70,8 +70,8 @@ def _last_call(name: str):
           digits_id, ret = acl.mdl.load_from_file_with_mem(model_path, work, work_size, weight, weight_size)
           acl_lab.check(ret)                  # the memory stays yours: unload does not free it
           """)
-def app_managed(acl, model_id):
-    name = learner_name(model_id, "digits_id")
+def app_managed(acl, digits_id):
+    model_id, name = digits_id, learner_name(digits_id, "digits_id")
     if isinstance(model_id, tuple):
         raise NotYet(_("{name} is the whole (model_id, ret) tuple: unpack it, {name}, ret = "
                        "acl.mdl.load_from_file_with_mem(...).").format(name=name))
@@ -129,9 +129,13 @@ def _loaded(acl):
               ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)   # the model writes device memory
               out_ds, ret = acl.mdl.add_dataset_buffer(out_ds, acl.create_data_buffer(ptr, size))
           """)
-def output_dataset(acl, desc: int, dataset: int):
-    mdl = acl.mdl
-    name = learner_name(dataset, "out_ds")
+def output_dataset(acl, desc: int, out_ds):
+    mdl, dataset = acl.mdl, out_ds
+    name = learner_name(out_ds, "out_ds")
+    if isinstance(out_ds, tuple):
+        raise NotYet(_("{name} is the whole (dataset, ret) tuple that add_dataset_buffer "
+                       "returns: unpack it, {name}, ret = acl.mdl.add_dataset_buffer(...).").format(
+            name=name))
     outputs = untraced(mdl.get_num_outputs)(desc)
     if outputs == 0:        # every model has an output: desc describes none
         raise NotYet(_("desc describes no model: pass the description acl.mdl.get_desc(desc, "
