@@ -149,7 +149,7 @@ def test_06_1_solution_doubles_x(acl):
     doubling = solve("06.1", acl, x_dev=x_dev, x_t=x_t, one=one, s2=s2)["doubling"]
     assert "3 replays" in passes("06.1", acl, doubling, x_dev).message
     fails("06.1", acl, ..., x_dev, hint="Prepare the Add before the capture",
-          then="acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)")
+          then="Phase 1 gives ws and an executor")
 
 
 def test_06_1_names_each_real_cause(acl):

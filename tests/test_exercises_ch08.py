@@ -91,7 +91,7 @@ def test_08_3_solution_collects_in_stream_order(acl):
     answers = solve("08.3", acl, answers=[], NPY_FLOAT32=np.dtype(np.float32).num, **h)["answers"]
     passes("08.3", acl, answers, h["digits"])
     fails("08.3", acl, answers[::-1], h["digits"], hint="read the output of its own execution")
-    fails("08.3", acl, ..., h["digits"], hint="worker thread", then="ACL_CALLBACK_BLOCK")
+    fails("08.3", acl, ..., h["digits"], hint="worker thread", then="three calls on stream")
 
 
 def _by_callback(acl, h, *, sync_copy=False, block=C.ACL_CALLBACK_BLOCK, synchronize=True):

@@ -90,7 +90,11 @@ def _doubling(acl):
           "other and out, alpha one). Between capture begin and end on s2, only launch it; "
           "then replay the model and wait for s2.",
           level="hard",
-          more=("acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), "
+          more=("Phase 1 gives ws and an executor (acl.nn.add_get_workspace_size). Then, on "
+                "s2: acl.mdl.ri_capture_begin, the launch acl.nn.add, and "
+                "acl.mdl.ri_capture_end, which returns the model. acl.mdl.ri_execute_async "
+                "replays it; acl.rt.synchronize_stream waits for the replays.",
+                "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), "
                 "acl.nn.add(0, ws, ex, s2), then doubling, ret = acl.mdl.ri_capture_end(s2). "
                 "Replay with acl.mdl.ri_execute_async(doubling, s2) a few times, then "
                 "acl.rt.synchronize_stream(s2).",),

@@ -225,7 +225,12 @@ def _by_callback(acl):
           "stream) reads the output and appends the recognised digit to answers. Wait for "
           "the stream before checking.",
           level="hard",
-          more=("def collect(user_data): copy out_dev into out_host (acl.rt.memcpy, "
+          more=("The callback copies out_dev into out_host (a synchronous copy is fine on "
+                "the worker) and appends the index of the highest of the 10 scores. Per "
+                "digit, three calls on stream: acl.rt.memcpy_async from pinned[digit] into "
+                "in_dev, acl.mdl.execute_async, acl.rt.launch_callback with "
+                "ACL_CALLBACK_BLOCK; then synchronize stream.",
+                "def collect(user_data): copy out_dev into out_host (acl.rt.memcpy, "
                 "DEVICE_TO_HOST) and append the argmax of acl.util.ptr_to_numpy(out_host, "
                 "(10,), NPY_FLOAT32). For each digit: acl.rt.memcpy_async(in_dev, in_size, "
                 "pinned[digit], in_size, ACL_MEMCPY_HOST_TO_DEVICE, stream), "
