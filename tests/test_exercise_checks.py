@@ -131,7 +131,7 @@ def test_start_builds_a_fresh_state_each_time(shell):
 
 def test_an_empty_exercise_nudges_then_gets_specific_then_points_to_the_solution(shell):
     run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
-    exercises.reset_hints("02.2")
+    exercises.forget("02.2")
     cell = 'blocks = exercises.start("02.2", acl)\n...  # your code\nexercises.check("02.2", acl, blocks)'
     messages = [run(shell, cell).message for _ in range(3)]
     assert "one partner" in messages[0] and "exercises.solution" not in messages[0]
@@ -142,7 +142,7 @@ def test_an_empty_exercise_nudges_then_gets_specific_then_points_to_the_solution
 
 def test_hints_name_the_learners_own_variables(shell):
     run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
-    exercises.reset_hints("02.2")
+    exercises.forget("02.2")
     result = run(shell, 'mine = exercises.start("02.2", acl)\n'
                         'acl.rt.free(mine["malloc"])\nexercises.check("02.2", acl, mine)')
     assert "mine['malloc_host']" in result.message and "blocks[" not in result.message
@@ -184,7 +184,7 @@ def test_solutions_switched_off_say_so(monkeypatch):
     monkeypatch.setenv(exercises.SOLUTIONS_SETTING, "off")
     shown = exercises.solution("02.2")
     assert shown.code == "" and "switched off" in repr(shown) and "free_host" not in repr(shown)
-    exercises.reset_hints("00.1")
+    exercises.forget("00.1")
     for _ in range(4):
         result = exercises.check("00.1", None, ...)
     assert "exercises.solution" not in result.message     # no pointer to what is off
@@ -195,3 +195,35 @@ def test_every_solution_comment_is_a_catalog_message():
     for ex in exercises.available():
         for _row, _col, text in exercises._comments(exercises._spec(ex).solution):
             assert text in ids, (ex, text)
+
+
+def test_code_typed_next_to_the_placeholder_line_still_passes(shell):
+    run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
+    result = run(shell, 'exercises.start("00.1", acl)\n...  # your code\n'
+                        'count, ret = acl.rt.get_device_count()\n'
+                        'exercises.check("00.1", acl, count)')
+    assert result.passed, result.message
+
+
+def test_a_handle_released_since_start_is_named_as_the_cause(shell):
+    run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
+    result = run(shell, 'producer, consumer, shared, out, ready = exercises.start("01.2", acl)\n'
+                        'acl.rt.destroy_stream(consumer)\n'
+                        'exercises.check("01.2", acl, out, producer, consumer)')
+    assert result.message.startswith("acl.rt.destroy_stream(0x") and \
+        "released consumer after exercises.start(\"01.2\", acl)" in result.message, result.message
+
+
+def test_a_closed_pool_is_named_as_the_cause(registered, shell):
+    from acl_lab.pool import MemoryPool
+
+    def uses_a_pool(acl, pool):
+        return "fine"
+    registered("99.7", uses_a_pool)
+    exercises._spec("99.7").setup = lambda acl: MemoryPool(acl, 4096)
+    run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
+    result = run(shell, 'scratch = exercises.start("99.7", acl)\nscratch.close()\n'
+                        'exercises.check("99.7", acl, scratch)')
+    assert result.message.startswith("scratch is closed: scratch.close() ran after"), \
+        result.message
+    exercises.forget("99.7")

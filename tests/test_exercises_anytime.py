@@ -4,8 +4,9 @@ fresh Jupyter kernel (nbclient), for every chapter in both editions.
 (a) Run All, then each exercise cell again with its solution (``exercises.solution``) typed
     in place of the placeholder: each passes. On the way, each exercise as committed (empty)
     says "not yet", with no traceback and no line of its solution.
-(b) A fresh kernel, only the chapter's first cell, then the exercises in reverse order with
-    their solutions, each run twice: each passes both times.
+(b) A fresh kernel, only the chapter's first cell, then each exercise as committed (empty,
+    in reverse order): "not yet" without traceback or answer; then each with its solution,
+    in reverse order, run twice: each passes both times.
 
 One kernel per notebook per scenario. A chapter still laid out the old way (hidden solution
 cells) is skipped until it is converted."""
@@ -107,13 +108,19 @@ def test_after_run_all_every_solution_passes(path):
     ran = run(path, cells + solved)
     by_source = {c.source: c for c in ran[:len(cells)]}
     for ex, source in tasks:
-        text = text_of(by_source[source])
-        assert "❌" in text and "TRACEBACK" not in text, f"{ex} as committed:\n{text}"
-        for line in solution_in(path, ex).splitlines():
-            code = line.split("#")[0].strip()
-            assert not code or code not in text, f"{ex} shows its solution ({code!r}):\n{text}"
+        assert_not_yet_without_the_answer(by_source[source], path, ex, "in Run All")
     for (ex, _source), cell in zip(tasks, ran[len(cells):]):
         assert_passed(cell, ex, "after Run All")
+
+
+def assert_not_yet_without_the_answer(cell, path: Path, exercise_id: str, when: str) -> None:
+    """(c): "not yet" (❌), no traceback, and no line of the solution's code."""
+    text = text_of(cell)
+    assert "❌" in text and "TRACEBACK" not in text, f"{exercise_id} {when}:\n{text}"
+    for line in solution_in(path, exercise_id).splitlines():
+        code = line.split("#")[0].strip()
+        assert len(code) < 12 or code not in text, \
+            f"{exercise_id} {when} shows its solution ({code!r}):\n{text}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=label)
@@ -122,10 +129,13 @@ def test_after_a_restart_each_exercise_passes_alone_in_reverse_order_twice(path)
     first = next(c.source for c in nb.cells if c.cell_type == "code")
     tasks = exercise_cells(nb)[::-1]
     solved = [typed_in(source, solution_in(path, ex)) for ex, source in tasks]
-    ran = run(path, [first] + [s for s in solved for _twice in (1, 2)])
+    ran = run(path, [first] + [source for _ex, source in tasks] +
+              [s for s in solved for _twice in (1, 2)])
     for i, (ex, _source) in enumerate(tasks):
-        assert_passed(ran[1 + 2 * i], ex, "after a restart, first run")
-        assert_passed(ran[2 + 2 * i], ex, "run again")
+        assert_not_yet_without_the_answer(ran[1 + i], path, ex, "empty, after a restart")
+        at = 1 + len(tasks) + 2 * i
+        assert_passed(ran[at], ex, "after a restart, first run")
+        assert_passed(ran[at + 1], ex, "run again")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=label)

@@ -12,6 +12,7 @@ MiB = 1 << 20
 
 
 def passes(exercise_id, *args):
+    exercises.forget()                  # no start() of an earlier test is remembered
     result = exercises.check(exercise_id, *args)
     assert result.passed, result.message
     return result
@@ -19,7 +20,7 @@ def passes(exercise_id, *args):
 
 def fails(exercise_id, *args, hint=None):
     """Fails with ``hint`` in its first (least specific) message."""
-    exercises.reset_hints()
+    exercises.forget()
     result = exercises.check(exercise_id, *args)
     assert not result.passed
     assert "❌" in repr(result)

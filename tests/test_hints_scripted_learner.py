@@ -132,11 +132,10 @@ SAYS = {
     "03.2": ["Wait for the stream (aclrtSynchronizeStream) after the first copy"],
     "03.3": ["host_view(staging, payload.nbytes)", "ACL_MEMCPY_HOST_TO_DEVICE on stream",
              "synchronize the stream"],
-    "04.1": ["before = free_bytes(ACL_HBM_MEM_NORMAL)",
-             "acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)", "append before minus"],
-    "04.2": ["before = {a: free_bytes(a) for a in WATCHED}",
-             "ptr, ret = acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)",
-             "free_bytes(a) differs from before[a]"],
+    "04.1": ["free_bytes(ACL_HBM_MEM_NORMAL)", "acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)",
+             "how far the figure dropped to drops"],
+    "04.2": ["free_bytes(a) for each a in WATCHED",
+             "acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)", "no longer the noted figure"],
     "04.3": ["acl.rt.malloc_host(64)", "acl.util.ptr_to_numpy(host_buf, (64,), "
              "np.dtype(np.uint8).num)", "ACL_MEMCPY_DEVICE_TO_DEVICE"],
     "05.1": ["ALIGN_UP(previous end, 64)", "align_up and segment_size"],
@@ -209,7 +208,7 @@ def test_a_learner_who_follows_each_hint_passes(path, shell, tmp_path, monkeypat
             continue
         ex = exercise_id(cell.source)
         seen_hints = []
-        exercises.reset_hints(ex)                 # a learner new to this exercise
+        exercises.forget(ex)                 # a learner new to this exercise
         for _attempt in range(MAX_ATTEMPTS):
             first = shell.run_cell(cell.source, store_history=False).result
             assert isinstance(first, Result) and not first.passed, ex

@@ -227,7 +227,7 @@ def test_exercise_feedback_speaks_the_learners_language(chinese):
     acl = acl_lab.load()
     try:
         assert acl.init() == 0
-        exercises.reset_hints()
+        exercises.forget()
         count, _ = acl.rt.get_device_count()
         assert "是整个 (count, ret) 元组：只保留它的第一个元素" in repr(
             exercises.check("00.1", acl, acl.rt.get_device_count()))

@@ -1,6 +1,6 @@
 """The chapters as a learner meets them: every notebook validated by nbval (pytest collects
-notebooks/ with --nbval), committed executed, free of machine paths, with a check after
-every exercise and a hidden solution."""
+notebooks/ with --nbval), committed executed, free of machine paths, each exercise
+starting its own state and ending with its check, no solution stored."""
 import json
 import re
 from pathlib import Path
@@ -62,19 +62,21 @@ def test_starts_fresh(path):
 
 @pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_every_exercise_starts_its_own_state_and_no_solution_is_stored(path):
-    """An exercise cell opens its own state (exercises.start) and ends with its check; the
-    solution comes from exercises.solution(), never from a cell stored in the chapter."""
+    """Solutions live in the kit (exercises.solution) and never run in Run All: no solution
+    cell, and no exercise stored as passed."""
     cells = _cells(path)
     if any("solution" in c["metadata"].get("tags", []) for c in cells):
         pytest.skip("chapter still has hidden solution cells (not converted yet)")
-    for c in cells:
-        if "exercise" not in c.get("metadata", {}).get("tags", []):
-            continue
+    exercises = [c for c in cells if "exercise" in c.get("metadata", {}).get("tags", [])]
+    assert exercises
+    for c in exercises:
         source = "".join(c["source"])
         exercise_id = re.findall(r'exercises\.check\("(\d\d\.\d)"', source)[-1]
-        assert f'exercises.start("{exercise_id}", acl)' in source, source[:120]
-        assert source.rstrip().splitlines()[-1].startswith(f'exercises.check("{exercise_id}"'), \
-            f"the check ends the cell: {source[:120]}"
+        assert f'exercises.start("{exercise_id}", acl)' in source
+        assert source.rstrip().splitlines()[-1].startswith(f'exercises.check("{exercise_id}"')
+    for c in cells:
+        for o in c.get("outputs", []):
+            assert "✅" not in _text(o), f"a passed exercise is stored: {_text(o)[:200]}"
 
 
 @pytest.mark.parametrize("path", EDITIONS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))

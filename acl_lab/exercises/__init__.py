@@ -34,10 +34,12 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   ``learner_name(obj, "default")``; read the calls made since start() with
   ``calls_since_start()`` and its handles with ``start_handles()``; say what released a
   handle with ``released_by(handle)``.
-- The framework itself says "not yet" for an empty exercise (a ``...`` argument or a
-  placeholder line still in the cell) with ``hint`` then ``more`` (never running the check),
+- The framework itself says "not yet" for an empty exercise (a ``...`` argument, or a
+  placeholder line still in the cell and the check not passing) with ``hint`` then ``more``,
   and names the real cause first when the process or device the exercise needs is gone
-  (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()).
+  (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()), or a handle
+  start() gave and the learner passes to the check was released since (a freed buffer, a
+  destroyed stream or model: released_by), or a pool passed to the check is closed.
 
 The notebook cell (tag ``exercise``)::
 
@@ -329,7 +331,7 @@ def _arg(value) -> str:
     return f"0x{value:x}" if isinstance(value, int) and value > 0xffff else repr(value)
 
 
-def _real_cause(exercise_id: str, spec: Spec) -> str:
+def _real_cause(exercise_id: str, spec: Spec, args: tuple = ()) -> str:
     """Why the check cannot see the state the exercise's start() built, in plain words, or
     "" (also when the exercise never started: a check called on its own, as in tests)."""
     import acl_lab
@@ -365,6 +367,30 @@ def _real_cause(exercise_id: str, spec: Spec) -> str:
         return join_sentences([_("{call} ran after exercises.start(\"{exercise}\", acl): it "
                                  "released the device with every stream and block on it.").format(
                                      call=_shown(reset), exercise=exercise_id), again])
+    return _released_answer(exercise_id, args, again)
+
+
+def _released_answer(exercise_id: str, args: tuple, again: str) -> str:
+    """A handle start() gave that the learner passes to the check, released since (a freed
+    buffer, a destroyed stream or model), or a pool passed in and closed: in plain words."""
+    handles = start_handles()
+    made = handles if isinstance(handles, tuple) else (handles,)
+    made_ints = {h for h in made if isinstance(h, int) and not isinstance(h, bool)}
+    for arg in args:
+        name = learner_name(arg, "")
+        if getattr(arg, "closed", None) is True:
+            return join_sentences([_("{name} is closed: {name}.close() ran after "
+                                     "exercises.start(\"{exercise}\", acl).").format(
+                                         name=name or type(arg).__name__,
+                                         exercise=exercise_id), again])
+        if isinstance(arg, int) and not isinstance(arg, bool) and arg in made_ints:
+            call = released_by(arg)
+            if call is not None:
+                return join_sentences([_("{call} released {name} after "
+                                         "exercises.start(\"{exercise}\", acl), and the check "
+                                         "needs it.").format(call=_shown(call),
+                                                             name=name or _arg(arg),
+                                                             exercise=exercise_id), again])
     return ""
 
 
@@ -380,12 +406,14 @@ PLACEHOLDER = re.compile(
     r"^(?P<indent>\s*)(?:return\s+|(?:[\w, \[\]'\"]+=\s*)+)?\.\.\.(?:\s*#.*)?$")
 
 
-def reset_hints(exercise_id: str | None = None) -> None:
-    """Start the hints of one exercise (or of all) over from the first, least specific one."""
-    if exercise_id is None:
-        _TRIES.clear()
-    else:
-        _TRIES.pop(exercise_id, None)
+def forget(exercise_id: str | None = None) -> None:
+    """Start one exercise (or all) over: hints from the first, least specific one, and no
+    start() remembered (a check then reads whatever state there is, as in unit tests)."""
+    for memory in (_TRIES, _STARTED):
+        if exercise_id is None:
+            memory.clear()
+        else:
+            memory.pop(exercise_id, None)
 
 
 def check(exercise_id: str, *args, **kwargs) -> Result:
@@ -406,8 +434,9 @@ _LAST: dict[str, Result] = {}
 
 
 def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
-    """Run the check for ``exercise_id`` on the learner's answer. An unfinished answer (the
-    placeholder ``...``) gets the next hint without running the check; a wrong one (a value
+    """Run the check for ``exercise_id`` on the learner's answer. An unfinished answer (a
+    ``...`` argument; the placeholder line still in the cell, unless the check passes) gets
+    the exercise's next hint, never the check's specific one; a wrong one (a value
     of the wrong type, code of the learner's that raises, a state the check refuses) fails
     with a hint; an exception inside the check itself is a bug in the kit and propagates,
     so it cannot pass for "not yet"."""
@@ -419,33 +448,42 @@ def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
         _TRIES[exercise_id] = tries + 1
         return Result(exercise_id, title, False, join_sentences([t for t in texts if t]))
 
-    if any(a is Ellipsis for a in (*args, *kwargs.values())) or _placeholder_in(caller):
+    def registered_hint() -> Result:
         return not_yet(_(spec.hints[min(tries, len(spec.hints) - 1)]),
                        _last_resort(exercise_id, tries, len(spec.hints)))
+
+    if any(a is Ellipsis for a in (*args, *kwargs.values())):
+        return registered_hint()
+    # the placeholder line still in the cell: the check runs (code typed next to it may
+    # pass), but a failure gets the exercise's own hints, never the check's specific ones
+    unfinished = _placeholder_in(caller)
     wrong = _wrong_arguments(fn, args, kwargs)
     if wrong:
-        return not_yet(wrong, _(spec.hint))
+        return registered_hint() if unfinished else not_yet(wrong, _(spec.hint))
     _NOW.append(_Checking(exercise_id, caller.f_globals if caller is not None else {}))
     try:
-        cause = _real_cause(exercise_id, spec)
+        cause = _real_cause(exercise_id, spec, (*args, *kwargs.values()))
         if cause:
             return not_yet(cause)
         message = fn(*args, **kwargs)
         _TRIES[exercise_id] = 0
         return Result(exercise_id, title, True, message or WELL_DONE)
     except NotYet as e:
+        if unfinished:
+            return registered_hint()
         hints = e.hints or tuple(_(h) for h in spec.hints)
         if len(e.hints) == 1:       # one specific text: then it plus the registered `more`
             hints += tuple(join_sentences([e.hints[0], _(m)]) for m in spec.more)
         return not_yet(hints[min(tries, len(hints) - 1)],
                        _last_resort(exercise_id, tries, len(hints)))
     except AssertionError:
-        return not_yet(_(spec.hints[min(tries, len(spec.hints) - 1)]),
-                       _last_resort(exercise_id, tries, len(spec.hints)))
+        return registered_hint()
     except Exception as e:
         if not _raised_in_learner_code(e, fn):
             _blame_the_check(e, exercise_id)
             raise
+        if unfinished:
+            return registered_hint()
         return not_yet(_("your code raised {error}: {message}. {hint}").format(
             error=type(e).__name__, message=e, hint=_(spec.hint)))
     finally:

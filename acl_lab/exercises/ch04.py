@@ -43,9 +43,9 @@ def _sizes(acl):
           "Measure, do not compute: read the free figure of ACL_HBM_MEM_NORMAL (free_bytes), "
           "allocate one block, read the figure again, and free the block; once per size.",
           level="easy",
-          more=("For each size in sizes: before = free_bytes(ACL_HBM_MEM_NORMAL); take the "
-                "block with acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST); append before minus "
-                "the new free figure to drops; free the block.",),
+          more=("For each size: note free_bytes(ACL_HBM_MEM_NORMAL), allocate with "
+                "acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST), append how far the figure "
+                "dropped to drops, then free the block.",),
           setup=_sizes,
           solution="""
           drops = []
@@ -75,9 +75,9 @@ def footprint_drops(drops: Iterable):
           "Read the free figure of every attribute in WATCHED before the malloc, keep the "
           "3 MiB block, and compare: the attribute whose figure dropped names the pool.",
           level="medium",
-          more=("before = {a: free_bytes(a) for a in WATCHED}; then ptr, ret = "
-                "acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST); attr is the a in WATCHED "
-                "whose free_bytes(a) differs from before[a].",),
+          more=("Note free_bytes(a) for each a in WATCHED in a dict before the malloc; after "
+                "acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), attr is the one a whose "
+                "free_bytes(a) is no longer the noted figure.",),
           solution="""
           before = {a: free_bytes(a) for a in WATCHED}
           ptr, ret = acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)     # keep it for the check
