@@ -16,7 +16,7 @@ from acl_lab.i18n import _
 from acl_lab.pool import MemoryPool
 from acl_lab.trace import untraced
 
-from . import NotYet, calls_since_start, exercise, learner_name, released_by
+from . import NotYet, calls_since_start, exercise, learner_name
 
 #: Exercise 05.1: segment lengths placed one after another in a fresh runtime-rule pool.
 LAYOUT_LENGTHS = (100, 40, 3000, 1)
@@ -107,13 +107,8 @@ CARVED_BYTES = np.arange(64, dtype=np.uint8)
 def hand_carved(acl, block: int, ptr: int):
     snap = acl_lab.snapshot()
     if not any(a["ptr"] == block for a in snap["allocations"]):
-        name, freed = learner_name(block, "block"), released_by(block)
-        if freed is not None:
-            raise NotYet(_("{name} is not a live allocation: acl.{call} freed it. Run the cell "
-                           "again from exercises.start, and keep the block until the "
-                           "check.").format(name=name, call=freed.name))
         raise NotYet(_("{name} is not a live allocation: pass the block exercises.start "
-                       "gave you.").format(name=name))
+                       "gave you.").format(name=learner_name(block, "block")))
     name = learner_name(ptr, "ptr")
     want = block + align_up(segment_size(CARVED_AFTER), RUNTIME_ALIGN)
     if ptr != want:
@@ -180,10 +175,6 @@ def _suspects(acl):
           """)
 def overrun_detective(suspects: MemoryPool, culprit: str):
     pool, name = suspects, culprit
-    pool_name = learner_name(pool, "suspects")
-    if pool.closed:
-        raise NotYet(_("{pool} is closed, so its guard bytes are gone: run the cell again from "
-                       "exercises.start, and leave the pool open.").format(pool=pool_name))
     segments = {blk.segment.name: blk.segment for blk in pool.blocks() if blk.kind == "segment"}
     if name not in segments:
         raise NotYet(_("{name} is not a live segment of this pool; its segments are "
