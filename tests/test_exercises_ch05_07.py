@@ -200,7 +200,7 @@ def test_06_2_quiz_matches_the_simulator(acl):
     codes = solve("06.2", acl, s=s, buf=buf, pinned=pinned, pageable=pageable, ev=ev)["codes"]
     assert codes == [want for want, _why in CAPTURE_QUIZ]
     passes("06.2", codes)
-    fails("06.2", ..., hint="Predict each code", then="codes = [acl.rt.synchronize_stream(s), ...]")
+    fails("06.2", ..., hint="Predict each code", then="a list named codes")
     wrong = list(codes)
     wrong[1] = C.ACL_ERROR_RT_STREAM_CAPTURED       # confusing 107030 with 107027
     fails("06.2", wrong, hint="call 2 does not return 107027",

@@ -94,8 +94,9 @@ CARVED_BYTES = np.arange(64, dtype=np.uint8)
           "the first multiple of 64 at or after that. An async copy needs that alignment, "
           "and it only runs when something waits for its stream.",
           level="medium",
-          more=("ptr = block + align_up(segment_size(100), 64). Write 0..63 into pinned "
-                "through acl.util.ptr_to_numpy, copy 64 bytes from pinned to ptr with "
+          more=("ptr is block plus the 100-byte segment's m rounded up to a multiple "
+                "of 64 (align_up and segment_size). Fill pinned with 0..63 through "
+                "acl.util.ptr_to_numpy, copy 64 bytes from pinned to ptr with "
                 "acl.rt.memcpy_async on stream, then synchronize stream.",),
           setup=_block_and_pinned,
           solution="""

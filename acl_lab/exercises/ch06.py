@@ -90,14 +90,11 @@ def _doubling(acl):
           "other and out, alpha one). Between capture begin and end on s2, only launch it; "
           "then replay the model and wait for s2.",
           level="hard",
-          more=("Phase 1 gives ws and an executor (acl.nn.add_get_workspace_size). Then, on "
-                "s2: acl.mdl.ri_capture_begin, the launch acl.nn.add, and "
-                "acl.mdl.ri_capture_end, which returns the model. acl.mdl.ri_execute_async "
-                "replays it; acl.rt.synchronize_stream waits for the replays.",
-                "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), "
-                "acl.nn.add(0, ws, ex, s2), then doubling, ret = acl.mdl.ri_capture_end(s2). "
-                "Replay with acl.mdl.ri_execute_async(doubling, s2) a few times, then "
-                "acl.rt.synchronize_stream(s2).",),
+          more=("Phase 1 gives ws and an executor (acl.nn.add_get_workspace_size). "
+                "Then, on s2: acl.mdl.ri_capture_begin, the launch acl.nn.add, and "
+                "acl.mdl.ri_capture_end, which returns (model, ret): keep the model as "
+                "doubling. acl.mdl.ri_execute_async replays it; "
+                "acl.rt.synchronize_stream waits for the replays.",),
           setup=_doubling,
           solution="""
           ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t)   # phase 1, before the capture
@@ -155,9 +152,10 @@ def _capture_quiz_handles(acl):
           "Predict each code, then check: begin a GLOBAL capture on s, make the six calls in "
           "order, keep what each returns, and end the capture.",
           level="medium",
-          more=("codes = [acl.rt.synchronize_stream(s), ...], the six calls between "
-                "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) and "
-                "acl.mdl.ri_capture_end(s); a call that is allowed returns 0.",),
+          more=("Collect the six return codes, in the order listed, in a list named "
+                "codes, between acl.mdl.ri_capture_begin(s, "
+                "ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) and acl.mdl.ri_capture_end(s); a "
+                "call that is allowed returns 0.",),
           setup=_capture_quiz_handles,
           solution="""
           acl_lab.check(acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
@@ -220,9 +218,9 @@ def _replay_to_time(acl):
           "Record one event on s before the replay and one after it; wait for the second, "
           "then ask ACL for the time between them (aclrtEventElapsedTime).",
           level="medium",
-          more=("acl.rt.record_event(t0, s), acl.mdl.ri_execute_async(graph, s), "
-                "acl.rt.record_event(t1, s), acl.rt.synchronize_event(t1), then ms, ret = "
-                "acl.rt.event_elapsed_time(t0, t1).",),
+          more=("Around one acl.mdl.ri_execute_async(graph, s): acl.rt.record_event on "
+                "s with t0 before and t1 after. Then acl.rt.synchronize_event(t1), and "
+                "ms from acl.rt.event_elapsed_time(t0, t1), which returns (ms, ret).",),
           setup=_replay_to_time,
           solution="""
           acl_lab.check(acl.rt.record_event(t0, s))

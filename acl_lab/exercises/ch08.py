@@ -58,10 +58,11 @@ def _last_call(name: str):
           "device yourself, and load the model into them (aclmdlQuerySize, aclrtMalloc, "
           "aclmdlLoadFromFileWithMem).",
           level="medium",
-          more=("work_size, weight_size, ret = acl.mdl.query_size(model_path); two "
-                "acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST); then digits_id, ret = "
-                "acl.mdl.load_from_file_with_mem(model_path, work, work_size, weight, "
-                "weight_size).",),
+          more=("acl.mdl.query_size(model_path) returns the work size, the weight size "
+                "and ret. Allocate each with acl.rt.malloc on the device, then "
+                "acl.mdl.load_from_file_with_mem with the path, the work pointer and "
+                "size, the weight pointer and size: it returns (model_id, ret); keep "
+                "the id as digits_id.",),
           setup=digits_model,
           solution="""
           work_size, weight_size, ret = acl.mdl.query_size(model_path)   # what the model needs
@@ -117,10 +118,11 @@ def _loaded(acl):
           "each needs: one device buffer per output, each wrapped in a data buffer, all in "
           "one dataset, in index order.",
           level="medium",
-          more=("out_ds = acl.mdl.create_dataset(); for each i in "
-                "range(acl.mdl.get_num_outputs(desc)): size = "
-                "acl.mdl.get_output_size_by_index(desc, i), acl.rt.malloc(size, ...), "
-                "acl.create_data_buffer(ptr, size), acl.mdl.add_dataset_buffer(out_ds, buf).",),
+          more=("Create the dataset with acl.mdl.create_dataset(); for each output "
+                "index i below acl.mdl.get_num_outputs(desc), take "
+                "acl.mdl.get_output_size_by_index(desc, i) bytes with acl.rt.malloc, "
+                "wrap them with acl.create_data_buffer and add that with "
+                "acl.mdl.add_dataset_buffer, which returns (dataset, ret).",),
           setup=_loaded,
           solution="""
           out_ds = acl.mdl.create_dataset()
@@ -225,18 +227,12 @@ def _by_callback(acl):
           "stream) reads the output and appends the recognised digit to answers. Wait for "
           "the stream before checking.",
           level="hard",
-          more=("The callback copies out_dev into out_host (a synchronous copy is fine on "
-                "the worker) and appends the index of the highest of the 10 scores. Per "
-                "digit, three calls on stream: acl.rt.memcpy_async from pinned[digit] into "
-                "in_dev, acl.mdl.execute_async, acl.rt.launch_callback with "
-                "ACL_CALLBACK_BLOCK; then synchronize stream.",
-                "def collect(user_data): copy out_dev into out_host (acl.rt.memcpy, "
-                "DEVICE_TO_HOST) and append the argmax of acl.util.ptr_to_numpy(out_host, "
-                "(10,), NPY_FLOAT32). For each digit: acl.rt.memcpy_async(in_dev, in_size, "
-                "pinned[digit], in_size, ACL_MEMCPY_HOST_TO_DEVICE, stream), "
-                "acl.mdl.execute_async(digits_id, in_ds, out_ds, stream), "
-                "acl.rt.launch_callback(collect, [digit], ACL_CALLBACK_BLOCK, stream); then "
-                "acl.rt.synchronize_stream(stream).",),
+          more=("Name the callback collect(user_data): it copies out_dev into out_host "
+                "(a synchronous copy is fine on the worker) and appends the index of "
+                "the highest of the 10 scores to answers. Per digit, three calls on "
+                "stream: acl.rt.memcpy_async from pinned[digit] into in_dev, "
+                "acl.mdl.execute_async, acl.rt.launch_callback with "
+                "ACL_CALLBACK_BLOCK; then synchronize stream.",),
           setup=_by_callback,
           solution="""
           def collect(user_data):                   # runs on the worker thread, in stream order
