@@ -93,6 +93,8 @@ def test_05_2_solution_and_the_real_causes(acl):
     fails("05.2", acl, block, block + 160, hint="block + 160 is not where",
           then="starts at block + 192")
     fails("05.2", acl, block, block + 192, hint="nothing was copied to")
+    acl.rt.memcpy(block + 192, 64, pinned, 64, H2D)                     # the synchronous copy
+    fails("05.2", acl, block, block + 192, hint="synchronous acl.rt.memcpy")
     acl.rt.memcpy_async(block + 192, 64, pinned, 64, H2D, stream)
     fails("05.2", acl, block, block + 192, hint="queued but has not run")   # no synchronize
     acl.rt.synchronize_stream(stream)

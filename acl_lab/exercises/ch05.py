@@ -121,8 +121,12 @@ def hand_carved(acl, block: int, ptr: int):
             _("the segment after a 100-byte one starts at block + {offset}, not {got}: m = "
               "ALIGN_UP(100, 32) + 32 = {m}, rounded up to a multiple of 64.").format(
                 offset=want - block, got=got, m=segment_size(CARVED_AFTER)))
-    copies = [c for c in calls_since_start()
-              if c.name == "rt.memcpy_async" and c.args[:1] == (ptr,)]
+    calls = calls_since_start()
+    copies = [c for c in calls if c.name == "rt.memcpy_async" and c.args[:1] == (ptr,)]
+    if not copies and any(c.name == "rt.memcpy" and c.args[:1] == (ptr,) for c in calls):
+        raise NotYet(_("you copied to {name} with the synchronous acl.rt.memcpy, which needs "
+                       "no alignment; the exercise is the async copy that does: "
+                       "acl.rt.memcpy_async on stream.").format(name=name))
     if not copies:
         raise NotYet(_("nothing was copied to {name} yet: fill pinned, then "
                        "acl.rt.memcpy_async({name}, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, "
