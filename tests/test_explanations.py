@@ -17,10 +17,10 @@ def codes_the_chapters_show() -> set[int]:
     codes = set()
     for path in (ROOT / "notebooks").glob("*.ipynb"):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            for out in cell.get("outputs", []):
-                text = "".join(out.get("text", "")) + "".join(
-                    out.get("data", {}).get("text/plain", ""))
-                codes.update(int(code) for code, _ in SHOWN.findall(text))
+            # one text per cell: the kernel may split one print across stream outputs
+            text = "".join("".join(out.get("text", "")) + "".join(
+                out.get("data", {}).get("text/plain", "")) for out in cell.get("outputs", []))
+            codes.update(int(code) for code, _ in SHOWN.findall(text))
     return codes
 
 

@@ -49,7 +49,8 @@ LEARNER = {
             "acl.util.ptr_to_numpy(host_buf, (64,), np.dtype(np.uint8).num)[:] = np.arange(64)\n"
             "dev_buf, ret = acl.rt.malloc(64, ACL_MEM_MALLOC_HUGE_FIRST)\n"
             "acl.rt.memcpy(dev_buf, 64, host_buf, 64, ACL_MEMCPY_DEVICE_TO_DEVICE)",
-    "05.1": "offsets, end = carve(lengths)",
+    "05.1": "offsets, end = [], 0\nfor n in lengths:\n    offsets.append(align_up(end, 64))\n"
+            "    end = offsets[-1] + segment_size(n)",
     "05.2": "ptr = block + align_up(segment_size(100), 64)\n"
             "acl.util.ptr_to_numpy(pinned, (64,), np.dtype(np.uint8).num)[:] = np.arange(64)\n"
             "acl.rt.memcpy_async(ptr, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, stream)\n"
@@ -72,31 +73,30 @@ LEARNER = {
     "06.3": "acl.rt.record_event(t0, s)\nacl.mdl.ri_execute_async(graph, s)\n"
             "acl.rt.record_event(t1, s)\nacl.rt.synchronize_event(t1)\n"
             "ms, ret = acl.rt.event_elapsed_time(t0, t1)",
-    "07.1": "acl_lab.check(acl.rt.memset(buf['x'], NBYTES, 0, NBYTES))\ninp[:] = 1.0\n"
-            "acl_lab.check(acl.rt.memcpy_async(buf['x'], NBYTES, in_h, NBYTES, "
-            "ACL_MEMCPY_HOST_TO_DEVICE, copy_stream))\n"
+    "07.1": "acl.rt.memcpy_async(buf['x'], NBYTES, in_h, NBYTES, ACL_MEMCPY_HOST_TO_DEVICE, "
+            "copy_stream)\n"
             "acl.rt.record_event(uploaded, copy_stream)\n"
             "acl.rt.stream_wait_event(compute_stream, uploaded)\n"
             "ws, ex, ret = acl.nn.mul_get_workspace_size(tensor['x'], tensor['w'], tensor['y'])\n"
-            "acl_lab.check(acl.nn.mul(0, ws, ex, compute_stream))\n"
-            "acl_lab.check(acl.rt.memcpy_async(out_h, NBYTES, buf['y'], NBYTES, "
-            "ACL_MEMCPY_DEVICE_TO_HOST, compute_stream))\n"
-            "acl_lab.check(acl.rt.synchronize_stream(compute_stream))",
+            "acl.nn.mul(0, ws, ex, compute_stream)\n"
+            "acl.rt.memcpy_async(out_h, NBYTES, buf['y'], NBYTES, ACL_MEMCPY_DEVICE_TO_HOST, "
+            "compute_stream)\n"
+            "acl.rt.synchronize_stream(compute_stream)",
     "07.2": "scratch = pool.alloc(3000, name='scratch', rule='dvpp')",
     "07.3": "acl.mdl.ri_destroy(graph)\nacl.rt.destroy_stream(copy_stream)\n"
             "acl.rt.destroy_stream(compute_stream)\n"
-            "for event in list(ev.values()) + [uploaded]:\n    acl.rt.destroy_event(event)\n"
+            "for event in ev.values():\n    acl.rt.destroy_event(event)\n"
             "for t in tensor.values():\n    acl.nn.destroy_tensor(t)\n"
             "acl.nn.destroy_scalar(one)\n"
             "for seg in [b.segment for b in pool.blocks() if b.kind == 'segment']:\n"
             "    pool.free(seg.start)\npool.close()\n"
             "acl.rt.free_host(in_h)\nacl.rt.free_host(out_h)\n"
             "acl.rt.reset_device(0)\nacl.finalize()",
-    "08.1": 'd_work_size, d_weight_size, ret = acl.mdl.query_size("models/digits.om")\n'
-            "d_work, ret = acl.rt.malloc(d_work_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
-            "d_weight, ret = acl.rt.malloc(d_weight_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
-            'digits_id, ret = acl.mdl.load_from_file_with_mem("models/digits.om", d_work, '
-            "d_work_size, d_weight, d_weight_size)",
+    "08.1": "work_size, weight_size, ret = acl.mdl.query_size(model_path)\n"
+            "work, ret = acl.rt.malloc(work_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "weight, ret = acl.rt.malloc(weight_size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
+            "digits_id, ret = acl.mdl.load_from_file_with_mem(model_path, work, work_size, weight, "
+            "weight_size)",
     "08.2": "out_ds = acl.mdl.create_dataset()\n"
             "for i in range(acl.mdl.get_num_outputs(desc)):\n"
             "    size = acl.mdl.get_output_size_by_index(desc, i)\n"
@@ -138,25 +138,35 @@ SAYS = {
              "acl.rt.malloc(3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)", "no longer the noted figure"],
     "04.3": ["acl.rt.malloc_host(64)", "acl.util.ptr_to_numpy(host_buf, (64,), "
              "np.dtype(np.uint8).num)", "ACL_MEMCPY_DEVICE_TO_DEVICE"],
-    "05.1": ["offsets, end = carve(lengths)"],
-    "05.2": LEARNER["05.2"].split("\n"),
+    "05.1": ["ALIGN_UP(previous end, 64)", "align_up and segment_size"],
+    "05.2": ["align_up and segment_size", "acl.util.ptr_to_numpy",
+             "acl.rt.memcpy_async on stream", "synchronize stream"],
     "05.3": ["suspects.check_guards()", "acl_lab.AclLabError", "culprit"],
-    "06.1": ["ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t)",
-             "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)",
-             "acl.nn.add(0, ws, ex, s2)", "doubling, ret = acl.mdl.ri_capture_end(s2)",
-             "acl.mdl.ri_execute_async(doubling, s2)", "acl.rt.synchronize_stream(s2)"],
+    "06.1": ["add_get_workspace_size", "x_t as self, other and out, alpha one",
+             "acl.mdl.ri_capture_begin", "acl.nn.add", "acl.mdl.ri_capture_end",
+             "keep the model as doubling", "acl.mdl.ri_execute_async",
+             "acl.rt.synchronize_stream"],
     "06.2": ["acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)",
-             "acl.mdl.ri_capture_end(s)", "codes = [acl.rt.synchronize_stream(s), ...]"],
-    "06.3": LEARNER["06.3"].split("\n"),
+             "acl.mdl.ri_capture_end(s)", "a list named codes"],
+    "06.3": ["acl.mdl.ri_execute_async(graph, s)", "acl.rt.record_event on s",
+             "t0 before and t1 after", "acl.rt.synchronize_event(t1)",
+             "acl.rt.event_elapsed_time(t0, t1)", "(ms, ret)"],
     "07.1": ["acl.rt.record_event(uploaded, copy_stream)",
-             "acl.rt.stream_wait_event(compute_stream, uploaded)"],
-    "07.2": ["scratch = pool.alloc(3000, name='scratch', rule='dvpp')"],
-    "07.3": ["acl.mdl.ri_destroy(graph)", "copy_stream", "compute_stream", "uploaded",
+             "acl.rt.stream_wait_event(compute_stream, uploaded)",
+             "mul_get_workspace_size(tensor['x'], tensor['w'], tensor['y'])",
+             "buf['y'] into out_h", "synchronize compute_stream"],
+    "07.2": ["pool.alloc(length, name=..., rule='dvpp')", "3000 bytes"],
+    "07.3": ["acl.mdl.ri_destroy(graph)", "copy_stream", "compute_stream", "each event in ev",
              "acl.nn.destroy_scalar(one)", "pool.close()", "acl.rt.free_host(in_h)",
              "acl.rt.reset_device(0)", "acl.finalize()"],
-    "08.1": LEARNER["08.1"].split("\n"),
-    "08.2": LEARNER["08.2"].split("\n"),
-    "08.3": [line.strip() for line in LEARNER["08.3"].split("\n")],
+    "08.1": ["acl.mdl.query_size(model_path)", "acl.rt.malloc",
+             "acl.mdl.load_from_file_with_mem", "keep the id as digits_id"],
+    "08.2": ["acl.mdl.create_dataset()", "acl.mdl.get_num_outputs(desc)",
+             "acl.mdl.get_output_size_by_index(desc, i)", "acl.rt.malloc",
+             "acl.create_data_buffer", "acl.mdl.add_dataset_buffer"],
+    "08.3": ["collect(user_data)", "out_dev into out_host", "appends the index of the highest",
+             "acl.rt.memcpy_async from pinned[digit] into in_dev", "acl.mdl.execute_async",
+             "acl.rt.launch_callback with ACL_CALLBACK_BLOCK", "synchronize stream"],
 }
 
 

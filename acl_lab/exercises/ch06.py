@@ -1,4 +1,7 @@
-"""Chapter 06 checks: capture rules, capturing and replaying a model, timing a replay."""
+"""Chapter 06 exercises: capturing and replaying a model, the capture rules, timing a replay.
+
+Each setup builds what its exercise works on in the fresh process ``exercises.start`` opens.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -7,9 +10,11 @@ import numpy as np
 
 import acl_lab
 from acl_lab import constants as C
+from acl_lab.errors import explain
 from acl_lab.i18n import N_, _
+from acl_lab.trace import untraced
 
-from . import NotYet, exercise
+from . import NotYet, calls_since_start, exercise, learner_name, released_by
 
 #: Exercise 06.2: the calls made during a GLOBAL capture on ``stream``, in the order the
 #: notebook lists them, with the code each returns and the rule behind it.
@@ -32,64 +37,96 @@ CAPTURE_QUIZ = (
 DOUBLING_START = np.arange(1, 9, dtype=np.float32)
 
 
-@exercise("06.2", "Legal during capture?",
-          "Run the six calls listed in the cell, in order, between "
-          "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) and "
-          "acl.mdl.ri_capture_end(s), and put their return codes in codes "
-          "(0 for a call that is allowed): codes = [acl.rt.synchronize_stream(s), ...].")
-def capture_quiz(codes: Iterable):
-    codes = list(codes)
-    if len(codes) != len(CAPTURE_QUIZ):
-        raise NotYet(_("give one code per call: {count} codes, got {got}.").format(
-            count=len(CAPTURE_QUIZ), got=len(codes)))
-    for i, (got, (want, why)) in enumerate(zip(codes, CAPTURE_QUIZ), 1):
-        if got != want:
-            raise NotYet(_("call {i} returns {want}, not {got}: {why}.").format(
-                i=i, want=want, got=repr(got), why=_(why)))
-    return _("you know which calls a capture accepts, records or refuses.")
+def _tensor(acl, values: np.ndarray):
+    """Device memory holding ``values`` (float32) and a 1-D tensor over it."""
+    nbytes = values.nbytes
+    dev, ret = acl.rt.malloc(nbytes, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    acl_lab.check(ret)
+    acl_lab.check(acl.rt.memcpy(dev, nbytes, acl.util.numpy_to_ptr(values), nbytes,
+                                C.ACL_MEMCPY_HOST_TO_DEVICE))
+    n = values.size
+    return dev, acl.nn.create_tensor([n], C.ACL_FLOAT, [1], 0, C.ACL_FORMAT_ND, [n], dev)
 
 
-def _model(handle) -> dict:
+def _open_captures() -> list[dict]:
+    return [m for m in acl_lab.snapshot()["models"] if not m["ready"]]
+
+
+def _model(handle, name: str) -> dict:
+    if isinstance(handle, tuple):
+        raise NotYet(_("{name} is the whole (model, ret) tuple: unpack it, {name}, ret = "
+                       "acl.mdl.ri_capture_end(stream).").format(name=name))
     for m in acl_lab.snapshot()["models"]:
         if m["handle"] == handle:
             return m
-    raise NotYet(_("model must be the handle acl.mdl.ri_capture_end returned, not destroyed "
-                   "yet."))
+    destroyed = released_by(handle)
+    if destroyed is not None:
+        raise NotYet(_("{name} was destroyed by acl.mdl.ri_destroy: check the model before you "
+                       "destroy it.").format(name=name))
+    raise NotYet(_("{name} is not a captured model: pass the handle acl.mdl.ri_capture_end "
+                   "returned.").format(name=name))
 
 
 def _read_floats(acl, ptr, n: int) -> np.ndarray:
     host = np.zeros(n, dtype=np.float32)
-    ret = acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes,
-                        C.ACL_MEMCPY_DEVICE_TO_HOST)
+    ret = untraced(acl.rt.memcpy)(untraced(acl.util.numpy_to_ptr)(host), host.nbytes, ptr,
+                                  host.nbytes, C.ACL_MEMCPY_DEVICE_TO_HOST)
     if ret != 0:
         raise NotYet(_("reading x back failed ({ret}): {message}").format(
             ret=ret, message=acl.get_recent_err_msg()))
     return host
 
 
+def _doubling(acl):
+    x_dev, x_t = _tensor(acl, DOUBLING_START)
+    one = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+    s2, ret = acl.rt.create_stream()
+    acl_lab.check(ret)
+    return x_dev, x_t, one, s2
+
+
 @exercise("06.1", "Capture once, double many times",
-          "ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t); "
-          "acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL); "
-          "acl.nn.add(0, ws, ex, s2); doubling, ret = acl.mdl.ri_capture_end(s2); "
-          "then acl.mdl.ri_execute_async(doubling, s2) a few times and "
-          "acl.rt.synchronize_stream(s2).")
-def doubling_model(acl, model: int, x_dev: int):
-    m = _model(model)
-    if not m["ready"]:
-        raise NotYet(_("the capture has not ended: call acl.mdl.ri_capture_end(stream)."))
+          "Prepare the Add before the capture (phase 1, add_get_workspace_size: x_t as self, "
+          "other and out, alpha one). Between capture begin and end on s2, only launch it; "
+          "then replay the model and wait for s2.",
+          level="hard",
+          more=("Phase 1 gives ws and an executor (acl.nn.add_get_workspace_size). "
+                "Then, on s2: acl.mdl.ri_capture_begin, the launch acl.nn.add, and "
+                "acl.mdl.ri_capture_end, which returns (model, ret): keep the model as "
+                "doubling. acl.mdl.ri_execute_async replays it; "
+                "acl.rt.synchronize_stream waits for the replays.",),
+          setup=_doubling,
+          solution="""
+          ws, ex, ret = acl.nn.add_get_workspace_size(x_t, x_t, one, x_t)   # phase 1, before the capture
+          acl_lab.check(ret)
+          acl_lab.check(acl.mdl.ri_capture_begin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
+          acl_lab.check(acl.nn.add(0, ws, ex, s2))                          # recorded, not run
+          doubling, ret = acl.mdl.ri_capture_end(s2)
+          acl_lab.check(ret)
+          for _ in range(3):
+              acl_lab.check(acl.mdl.ri_execute_async(doubling, s2))         # each replay doubles x
+          acl_lab.check(acl.rt.synchronize_stream(s2))
+          """)
+def doubling_model(acl, doubling, x_dev: int):
+    model, name = doubling, learner_name(doubling, "doubling")
+    if _open_captures():
+        raise NotYet(_("a capture is still open, so nothing can run: end it with {name}, ret = "
+                       "acl.mdl.ri_capture_end(s2).").format(name=name))
+    m = _model(model, name)
     ops = [t for t in m["tasks"] if t["kind"] == "op"]
     if [t.get("op") for t in ops] != ["Add"]:
         raise NotYet(_("the model should hold exactly one Add; it holds {kinds}.").format(
-            kinds=[t["kind"] for t in m["tasks"]]))
+            kinds=[t.get("op", t["kind"]) for t in m["tasks"]]))
     if ops[0]["out"] != x_dev:
         raise NotYet(_("the Add must write x itself (out = x): create the output tensor over "
                        "x_dev."))
     if m["executions"] == 0:
-        raise NotYet(_("the model was captured but never replayed: acl.mdl.ri_execute_async("
-                       "model, stream), then synchronize the stream."))
-    if acl.rt.synchronize_device() != 0:
-        raise NotYet(_("synchronizing failed: {message} End every capture first.").format(
-            message=acl.get_recent_err_msg()))
+        raise NotYet(_("{name} was captured but never replayed: acl.mdl.ri_execute_async("
+                       "{name}, s2), then synchronize the stream.").format(name=name))
+    if m["in_flight"]:
+        raise NotYet(_("{n} replay(s) of {name} are queued but have not run: nothing waited for "
+                       "the stream. Call acl.rt.synchronize_stream(s2) after the "
+                       "replays.").format(n=m["in_flight"], name=name))
     got = _read_floats(acl, x_dev, DOUBLING_START.size)
     want = DOUBLING_START * 2.0 ** m["executions"]
     if not np.array_equal(got, want):
@@ -99,27 +136,135 @@ def doubling_model(acl, model: int, x_dev: int):
     return _("{n} replays of one captured Add doubled x {n} times.").format(n=m["executions"])
 
 
+def _capture_quiz_handles(acl):
+    s, ret = acl.rt.create_stream()
+    acl_lab.check(ret)
+    buf, ret = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    acl_lab.check(ret)
+    pinned, ret = acl.rt.malloc_host(64)
+    acl_lab.check(ret)
+    ev, ret = acl.rt.create_event()
+    acl_lab.check(ret)
+    return s, buf, pinned, np.zeros(16, dtype=np.float32), ev
+
+
+@exercise("06.2", "Legal during capture?",
+          "Predict each code, then check: begin a GLOBAL capture on s, make the six calls in "
+          "order, keep what each returns, and end the capture.",
+          level="medium",
+          more=("Collect the six return codes, in the order listed, in a list named "
+                "codes, between acl.mdl.ri_capture_begin(s, "
+                "ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) and acl.mdl.ri_capture_end(s); a "
+                "call that is allowed returns 0.",),
+          setup=_capture_quiz_handles,
+          solution="""
+          acl_lab.check(acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
+          codes = [
+              acl.rt.synchronize_stream(s),
+              acl.rt.memcpy(buf, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              acl.rt.memcpy_async(buf, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, s),
+              acl.rt.memset_async(buf, 64, 0, 64, 0),
+              acl.rt.memcpy_async(buf, 64, acl.util.numpy_to_ptr(pageable), 64, ACL_MEMCPY_HOST_TO_DEVICE, s),
+              acl.rt.record_event(ev, s),
+          ]
+          model, ret = acl.mdl.ri_capture_end(s)   # every refusal left the capture ACTIVE
+          print(codes, "| end:", ret)
+          """)
+def capture_quiz(codes: Iterable):
+    name = learner_name(codes, "codes")
+    codes = list(codes)
+    if len(codes) != len(CAPTURE_QUIZ):
+        raise NotYet(_("give one code per call: {count} codes, got {got}.").format(
+            count=len(CAPTURE_QUIZ), got=len(codes)))
+    began = any(c.name == "mdl.ri_capture_begin" and c.ret == 0 for c in calls_since_start())
+    if not began and codes[0] == C.ACL_SUCCESS:
+        raise NotYet(_("{name}[0] is 0: the stream was not capturing. Call "
+                       "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) before the "
+                       "six calls.").format(name=name))
+    for i, (got, (want, why)) in enumerate(zip(codes, CAPTURE_QUIZ), 1):
+        if got != want:
+            raise NotYet(_("call {i} does not return {got}: which rule of capture does it "
+                           "meet?").format(i=i, got=repr(got)),
+                         _("call {i} returns {want}, not {got}: {why}.").format(
+                             i=i, want=want, got=repr(got), why=_(why)))
+    if _open_captures():
+        raise NotYet(_("the codes are right; now end the capture: model, ret = "
+                       "acl.mdl.ri_capture_end(s)."))
+    return _("you know which calls a capture accepts, records or refuses.")
+
+
+def _replay_to_time(acl):
+    n = 256
+    a_d, a_t = _tensor(acl, np.zeros(n, dtype=np.float32))
+    b_d, b_t = _tensor(acl, np.ones(n, dtype=np.float32))
+    one = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+    s, ret = acl.rt.create_stream()
+    acl_lab.check(ret)
+    acl_lab.check(acl.mdl.ri_capture_begin(s, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL))
+    for _i in range(32):
+        ws, ex, ret = acl.nn.add_get_workspace_size(a_t, b_t, one, a_t)
+        acl_lab.check(ret)
+        acl_lab.check(acl.nn.add(0, ws, ex, s))
+    graph, ret = acl.mdl.ri_capture_end(s)
+    acl_lab.check(ret)
+    t0, ret = acl.rt.create_event()
+    acl_lab.check(ret)
+    t1, ret = acl.rt.create_event()
+    acl_lab.check(ret)
+    return graph, s, t0, t1
+
+
 @exercise("06.3", "Time one replay",
-          "acl.rt.record_event(t0, s); acl.mdl.ri_execute_async(graph, s); "
-          "acl.rt.record_event(t1, s); acl.rt.synchronize_event(t1); "
-          "ms, ret = acl.rt.event_elapsed_time(t0, t1).")
-def replay_time(acl, start: int, end: int, ms):
-    elapsed, ret = acl.rt.event_elapsed_time(start, end)
+          "Record one event on s before the replay and one after it; wait for the second, "
+          "then ask ACL for the time between them (aclrtEventElapsedTime).",
+          level="medium",
+          more=("Around one acl.mdl.ri_execute_async(graph, s): acl.rt.record_event on "
+                "s with t0 before and t1 after. Then acl.rt.synchronize_event(t1), and "
+                "ms from acl.rt.event_elapsed_time(t0, t1), which returns (ms, ret).",),
+          setup=_replay_to_time,
+          solution="""
+          acl_lab.check(acl.rt.record_event(t0, s))
+          acl_lab.check(acl.mdl.ri_execute_async(graph, s))   # one launch replays all 32 Adds
+          acl_lab.check(acl.rt.record_event(t1, s))
+          acl_lab.check(acl.rt.synchronize_event(t1))         # the time is known once t1 is reached
+          ms, ret = acl.rt.event_elapsed_time(t0, t1)
+          acl_lab.check(ret)
+          print(f"one replay: {ms:.4f} ms")
+          """)
+def replay_time(acl, t0: int, t1: int, ms):
+    first, second = learner_name(t0, "t0"), learner_name(t1, "t1")
+    name = learner_name(ms, "ms")
+    if isinstance(ms, tuple):
+        raise NotYet(_("{name} is the whole (ms, ret) tuple: unpack it, {name}, ret = "
+                       "acl.rt.event_elapsed_time({t0}, {t1}).").format(name=name, t0=first,
+                                                                        t1=second))
+    elapsed, ret = untraced(acl.rt.event_elapsed_time)(t0, t1)
     if ret != 0:
-        raise NotYet(_("event_elapsed_time(start, end) fails ({ret}): {message}").format(
-            ret=ret, message=acl.get_recent_err_msg()))
-    events = {e["handle"]: e for e in acl_lab.snapshot()["events"]}
-    a, b = events[start], events[end]
+        raise NotYet(_("acl.rt.event_elapsed_time({t0}, {t1}) fails ({ret}): {message}").format(
+            t0=first, t1=second, ret=ret, message=acl.get_recent_err_msg() or explain(ret)))
+    snap = acl_lab.snapshot()
+    events = {e["handle"]: e for e in snap["events"]}
+    a, b = events[t0], events[t1]
     if a["stream"] != b["stream"]:
-        raise NotYet(_("record both events on the stream the model replays on."))
-    replays = [t for t in acl_lab.snapshot()["timeline"]
+        raise NotYet(_("{t0} and {t1} were recorded on different streams: record both on s, "
+                       "the stream the model replays on.").format(t0=first, t1=second))
+    replays = [t for t in snap["timeline"]
                if t["stream"] == a["stream"] and t["kind"] == "model"
                and a["recorded_at_us"] <= t["start_us"] and t["end_us"] <= b["recorded_at_us"]]
     if not replays:
-        raise NotYet(_("no model replay ran between the two events: record start, "
-                       "acl.mdl.ri_execute_async(model, stream), record end."))
+        raise NotYet(_("no model replay ran between {t0} and {t1}: record {t0}, "
+                       "acl.mdl.ri_execute_async(graph, s), record {t1}.").format(
+            t0=first, t1=second))
+    if len(replays) > 1:
+        raise NotYet(_("{n} replays ran between {t0} and {t1}: time one, so that the events "
+                       "measure a single replay.").format(n=len(replays), t0=first, t1=second))
     if not isinstance(ms, float) or abs(ms - elapsed) > 1e-9:
-        raise NotYet(_("ms should be what event_elapsed_time returns for these events "
-                       "({elapsed:.6f}), not {ms}.").format(elapsed=elapsed, ms=repr(ms)))
-    return _("{n} replay(s) between the events: {elapsed:.4f} ms of modeled time.").format(
-        n=len(replays), elapsed=elapsed)
+        raise NotYet(_("{name} should be what acl.rt.event_elapsed_time({t0}, {t1}) returns "
+                       "({elapsed:.6f} ms), not {ms}.").format(
+            name=name, t0=first, t1=second, elapsed=elapsed, ms=repr(ms)))
+    return _("one replay of {tasks} tasks between the events: {elapsed:.4f} ms of modeled "
+             "time.").format(tasks=_replay_tasks(snap, replays[0]), elapsed=elapsed)
+
+
+def _replay_tasks(snap, replay: dict) -> int:
+    return next((len(m["tasks"]) for m in snap["models"] if m["handle"] == replay["model"]), 0)
