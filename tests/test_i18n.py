@@ -46,7 +46,7 @@ def literal_message_ids() -> set[str]:
     """The string literal of every ``_("...")``, ``N_("...")`` (an id marked where a table
     defines it, translated where shown) and ``pgettext("context", "...")`` call in the
     package, found by ``ast``; also a part of the module's docstring given to ``_()``
-    (``_(__doc__.split("\n\n")[0])``: a command's description)."""
+    (``_(__doc__.split(...)[0])``: a command's description)."""
     ids = set()
     for path in (ROOT / "acl_lab").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
