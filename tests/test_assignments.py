@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 
 import nbformat
@@ -61,14 +62,17 @@ def test_source_notebook_has_a_solution_and_a_locked_grade_cell_per_exercise(tre
         begin = next(i for i, line in enumerate(lines) if line.strip() == "### BEGIN SOLUTION")
         end = next(i for i, line in enumerate(lines) if line.strip() == "### END SOLUTION")
         assert begin + 1 < end and lines[0].startswith(f"# Exercise {ex_id}")
-        assert f'exercises.check("{ex_id}"' in _src(answer)
+        # the kit's solution, where the placeholder was; the check ends the cell
+        assert textwrap.dedent("\n".join(lines[begin + 1:end])) == \
+            exercises.solution(ex_id).code
+        assert not any(exercises.PLACEHOLDER.match(line) for line in lines)
+        assert lines[-1].startswith(f'exercises.check("{ex_id}"')
         assert f'exercises.last("{ex_id}") or exercises.check("{ex_id}"' in _src(grade)
         assert _src(grade).splitlines()[-1].startswith("assert _result")
-    # every other cell is the chapter's own, outputs cleared; no hidden solution is left
-    assert not _tagged(nb, "solution") and not _tagged(nb, "exercise")
+    # every other cell is the chapter's own, outputs cleared
+    assert not _tagged(nb, "exercise")
     others = [c for c in nb["cells"] if "nbgrader" not in c["metadata"]]
-    mine = [c for c in original["cells"]
-            if not {"solution", "exercise"} & set(c["metadata"].get("tags", []))]
+    mine = [c for c in original["cells"] if "exercise" not in c["metadata"].get("tags", [])]
     assert [_src(c) for c in others] == [_src(c) for c in mine]
     assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code")
 
@@ -79,12 +83,11 @@ def test_the_chapters_carry_no_nbgrader_metadata():
 
 
 @pytest.mark.parametrize("chapter", NOTEBOOKS, ids=lambda p: p.stem)
-def test_student_copy_drops_only_the_solutions(tree, chapter):
-    """No hidden solution cell, and exercises.solution() switched off in its first cell."""
+def test_student_copy_is_the_chapter_with_solutions_switched_off(tree, chapter):
+    """The chapter as it is (it stores no solution: test_notebooks), exercises.solution()
+    switched off in its first code cell."""
     original, copy = _nb(chapter), _nb(tree / "student" / chapter.name)
-    solutions = _tagged(original, "solution")
-    assert not _tagged(copy, "solution")
-    kept = [c for c in original["cells"] if c not in solutions]
+    kept = original["cells"]
     first = next(i for i, c in enumerate(kept) if c["cell_type"] == "code")
     assert assignments.SOLUTIONS_OFF in _src(copy["cells"][first])
     assert copy["cells"][:first] + copy["cells"][first + 1:] == kept[:first] + kept[first + 1:]
@@ -185,9 +188,8 @@ def nbgrader_api(tmp_path, monkeypatch):
 
 
 def test_nbgrader_round_trip_scores_a_correct_and_a_wrong_submission(tmp_path, nbgrader_api):
-    """nbgrader accepts every chapter; chapter 04 is graded. It has both kinds of exercise:
-    checked after the solution, and checked inside it before the solution releases what
-    the check looked at."""
+    """nbgrader accepts every chapter; chapter 04 is graded: the right submission is the
+    source notebook (the kit's solutions), the blank one the released notebook."""
     from nbgrader.api import Gradebook
 
     assignments.write_assignments(ROOT / "notebooks", tmp_path)

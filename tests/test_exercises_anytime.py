@@ -8,8 +8,7 @@ fresh Jupyter kernel (nbclient), for every chapter in both editions.
     in reverse order): "not yet" without traceback or answer; then each with its solution,
     in reverse order, run twice: each passes both times.
 
-One kernel per notebook per scenario. A chapter still laid out the old way (hidden solution
-cells) is skipped until it is converted."""
+One kernel per notebook per scenario."""
 from __future__ import annotations
 
 import re
@@ -88,20 +87,13 @@ def assert_passed(cell, exercise_id: str, when: str) -> None:
         f"{exercise_id} {when}:\n{cell.source}\n---\n{text}"
 
 
-def converted(path: Path):
-    nb = nbformat.read(path, as_version=4)
-    if any("solution" in c.metadata.get("tags", []) for c in nb.cells):
-        pytest.skip("chapter still has hidden solution cells (not converted yet)")
-    return nb
-
-
 def label(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}" if path.parent.name == "zh_CN" else path.stem
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=label)
 def test_after_run_all_every_solution_passes(path):
-    nb = converted(path)
+    nb = nbformat.read(path, as_version=4)
     cells = [c.source for c in nb.cells if c.cell_type == "code"]
     tasks = exercise_cells(nb)
     solved = [typed_in(source, solution_in(path, ex)) for ex, source in tasks]
@@ -125,7 +117,7 @@ def assert_not_yet_without_the_answer(cell, path: Path, exercise_id: str, when: 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=label)
 def test_after_a_restart_each_exercise_passes_alone_in_reverse_order_twice(path):
-    nb = converted(path)
+    nb = nbformat.read(path, as_version=4)
     first = next(c.source for c in nb.cells if c.cell_type == "code")
     tasks = exercise_cells(nb)[::-1]
     solved = [typed_in(source, solution_in(path, ex)) for ex, source in tasks]
@@ -140,7 +132,7 @@ def test_after_a_restart_each_exercise_passes_alone_in_reverse_order_twice(path)
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=label)
 def test_exercises_come_last_and_every_one_has_a_solution(path):
-    nb = converted(path)
+    nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     first = next(i for i, c in enumerate(code) if "exercise" in c.metadata.get("tags", []))
     assert all("exercise" in c.metadata.get("tags", []) for c in code[first:]), \

@@ -45,17 +45,23 @@ def _fields(text: str) -> set[str]:
 def literal_message_ids() -> set[str]:
     """The string literal of every ``_("...")``, ``N_("...")`` (an id marked where a table
     defines it, translated where shown) and ``pgettext("context", "...")`` call in the
-    package, found by ``ast``."""
+    package, found by ``ast``; also a part of the module's docstring given to ``_()``
+    (``_(__doc__.split(...)[0])``: a command's description)."""
     ids = set()
     for path in (ROOT / "acl_lab").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             at = {"_": 0, "N_": 0, "pgettext": 1}.get(node.func.id)
-            if (at is not None and len(node.args) > at
-                    and isinstance(node.args[at], ast.Constant)
-                    and isinstance(node.args[at].value, str)):
-                ids.add(node.args[at].value)
+            if at is None or len(node.args) <= at:
+                continue
+            arg = node.args[at]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                ids.add(arg.value)
+            elif {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)} == {"__doc__"}:
+                ids.add(eval(compile(ast.Expression(arg), str(path), "eval"),
+                             {"__builtins__": {}, "__doc__": ast.get_docstring(tree, False)}))
     return ids
 
 
@@ -67,6 +73,15 @@ def test_the_literal_extractor_sees_the_sandbox_messages():
     found = literal_message_ids()
     assert any(m.startswith("{call}: the simulation would need") for m in found)
     assert any(m.startswith("threads cannot start in this Python") for m in found)
+    assert any(m.startswith("`acl-lab atc`: ATC's command line") for m in found)
+
+
+def test_every_catalog_entry_is_used_by_the_code():
+    """A message the code no longer shows (a hint rewritten, a check removed) leaves the
+    catalogs with it: remove its entry, or dead translations pile up and hide typos."""
+    used = all_message_ids()
+    unused = sorted({msgid for _context, msgid in _message_keys_in_order()} - used)
+    assert not unused, f"{len(unused)} entries no code uses, e.g. {[m[:60] for m in unused[:5]]}"
 
 
 def _message_keys_in_order() -> list[tuple[str | None, str]]:

@@ -65,8 +65,8 @@ def test_every_exercise_starts_its_own_state_and_no_solution_is_stored(path):
     """Solutions live in the kit (exercises.solution) and never run in Run All: no solution
     cell, and no exercise stored as passed."""
     cells = _cells(path)
-    if any("solution" in c["metadata"].get("tags", []) for c in cells):
-        pytest.skip("chapter still has hidden solution cells (not converted yet)")
+    assert not [c for c in cells if "solution" in c["metadata"].get("tags", [])], \
+        "a solution cell: solutions live in the kit (exercises.solution), not in the chapter"
     exercises = [c for c in cells if "exercise" in c.get("metadata", {}).get("tags", [])]
     assert exercises
     for c in exercises:

@@ -442,7 +442,8 @@ def check(exercise_id: str, *args, **kwargs) -> Result:
 
 def last(exercise_id: str) -> Result | None:
     """The result of the latest check of ``exercise_id`` in this process, None before any:
-    an nbgrader grade cell reads it where the solution releases what the check looked at."""
+    an nbgrader grade cell asserts the result of the exercise cell's own check with it
+    (acl_lab.assignments) rather than checking a second time."""
     return _LAST.get(exercise_id)
 
 
