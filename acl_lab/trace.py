@@ -106,7 +106,8 @@ class Trace:
         with self._names_lock:
             name = self._threads.get(ident)
             if name is None:
-                name = "main" if threads.is_main() else f"thread-{len(self._threads)}"
+                name = ("main" if threads.is_main() else
+                        f"thread-{sum(n != 'main' for n in self._threads.values()) + 1}")
                 self._threads[ident] = name
         return name
 
@@ -158,9 +159,12 @@ class Trace:
         return traced
 
     def clear(self) -> None:
-        """Forget every call and name: a fresh process reuses the same handles."""
+        """Forget every call and name: a fresh process reuses the same handles, and its
+        threads are numbered from thread-1 again (so a re-run chapter prints the same names)."""
         self._records.clear()
         self.names.clear()
+        with self._names_lock:
+            self._threads.clear()
         self.generation += 1
 
     def name(self, handle: int, label: str) -> None:

@@ -79,3 +79,22 @@ def test_concurrent_malloc_and_free_keep_accounting_exact(acl):
         t.join()
     assert errors == []
     assert acl.rt.get_mem_info(C.ACL_HBM_MEM) == (free0, total, 0)
+
+
+def test_after_a_reset_threads_are_numbered_from_one_again():
+    """A chapter run twice in one kernel prints the same thread names both times."""
+    import threading
+
+    import acl_lab
+
+    def worker_name():
+        acl = acl_lab.load()
+        t = threading.Thread(target=acl.rt.get_run_mode)
+        t.start()
+        t.join()
+        return [c.thread for c in acl_lab.tracer().calls if c.name == "rt.get_run_mode"][-1]
+
+    acl_lab.reset()
+    first = worker_name()
+    acl_lab.reset()
+    assert worker_name() == first == "thread-1"
