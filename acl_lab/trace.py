@@ -84,6 +84,9 @@ class Trace:
         self._records: deque[tuple] = deque(maxlen=limit)
         self._timing = timing     # the backend's: .now_us and .timeline (backends.Backend)
         self._seq = itertools.count(1)
+        # the newest task a call has claimed: a call that only waited while another thread
+        # (or a call nested in it, such as a callback's copy) issued that task claims nothing
+        self._claimed: list = [None]
         self._threads: dict[int, str] = {}
         self._names_lock = threading.Lock()    # two new threads must not get the same name
         self.names: dict[int, str] = {}        # handle -> the name a learner gave it
@@ -112,8 +115,9 @@ class Trace:
         return name
 
     def wrap(self, name: str, fn: Callable) -> Callable:
-        append, timing, seq, thread_names, faults = (
-            self._records.append, self._timing, self._seq, self._threads, self._faults)
+        append, timing, seq, thread_names, faults, claimed = (
+            self._records.append, self._timing, self._seq, self._threads, self._faults,
+            self._claimed)
         plain = _PLAIN
 
         def traced(*args, **kwargs):
@@ -124,6 +128,10 @@ class Trace:
             before = timeline[-1] if timeline else None
             result = fn(*args)
             task = timeline[-1] if timeline else None
+            if task is before or task is claimed[0]:
+                task = None
+            else:
+                claimed[0] = task
             for v in args:              # plain scalars are kept as they are (checked inline:
                 if v.__class__ not in plain:     # this runs on every call)
                     args = _summary(args)
@@ -138,7 +146,7 @@ class Trace:
                 summary = result if result.__class__ in plain else _summary(result)
             thread = thread_names.get(threads.get_ident()) or self._thread_name()
             append((next(seq), name, args, summary, thread, t0, clock.now_us,
-                    None if task is before else _task_info(task), False))
+                    None if task is None else _task_info(task), False))
             return result
 
         def slow(args, kwargs):
@@ -147,9 +155,13 @@ class Trace:
             before = timeline[-1] if timeline else None
             result, injected = faults.call(name, fn, args, kwargs)
             task = timeline[-1] if timeline else None
+            if task is before or task is claimed[0]:
+                task = None
+            else:
+                claimed[0] = task
             thread = thread_names.get(threads.get_ident()) or self._thread_name()
             append((next(seq), name, _summary(args + tuple(kwargs.values())), _summary(result),
-                    thread, t0, clock.now_us, None if task is before else _task_info(task),
+                    thread, t0, clock.now_us, None if task is None else _task_info(task),
                     injected))
             return result
 

@@ -63,6 +63,24 @@ def test_the_callback_runs_on_the_subscribed_thread_after_earlier_work(acl, work
     assert acl.rt.unsubscribe_report(worker.tid, stream) == 0
 
 
+def test_the_trace_gives_each_task_to_the_call_that_issued_it_not_to_a_waiting_worker(acl, worker):
+    """A worker's process_report spans the main thread's launches: the table must not show
+    the worker as issuing them (the learner's walkthrough of chapter 08)."""
+    import acl_lab
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(worker.tid, stream) == 0
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    for k in range(3):
+        assert acl.rt.memset_async(dev, 64, k, 64, stream) == 0
+        assert acl.rt.launch_callback(lambda d: None, [k], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.unsubscribe_report(worker.tid, stream) == 0
+    calls = acl_lab.tracer().calls
+    issued = [c.name for c in calls if c.task is not None]
+    assert issued.count("rt.memset_async") == 3 and issued.count("rt.launch_callback") == 3
+    assert not [c for c in calls if c.name == "rt.process_report" and c.task is not None]
+
+
 def test_a_blocking_callback_holds_later_work_on_its_stream(acl, worker):
     stream, _ = acl.rt.create_stream()
     acl.rt.subscribe_report(worker.tid, stream)
