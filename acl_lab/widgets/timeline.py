@@ -49,22 +49,14 @@ def _waits(name: str) -> bool:
 
 
 def host_time(calls, since: float | None) -> list[HostSpan]:
-    """The host's busy spans from the trace, each call kept by what it did. A call issued a
-    task only if no shorter call claims the same task: the trace notes the latest task when
-    a call returns, so a call on another thread that spans the launch (the callback
-    worker's ``process_report``) seems to claim it too."""
-    calls = [c for c in calls if c.end_us > c.start_us and (since is None or c.start_us >= since)]
-    issuer: dict[tuple, object] = {}
-    for c in calls:
-        if c.task:
-            key = _task_key(c.task)
-            if key not in issuer or c.end_us - c.start_us < issuer[key].end_us - issuer[key].start_us:
-                issuer[key] = c
+    """The host's busy spans from the trace, each call kept by what it did: a launch (the
+    trace gives a task only to the call that issued it), a wait, or blocking work."""
     out = []
     for c in calls:
-        key = _task_key(c.task) if c.task else None
-        if key is not None and issuer[key] is c:
-            kind = "launch"
+        if c.end_us <= c.start_us or (since is not None and c.start_us < since):
+            continue
+        if c.task:
+            key, kind = _task_key(c.task), "launch"
         else:
             key, kind = None, "waiting" if _waits(c.name) else "blocking"
         out.append(HostSpan(c.start_us, c.end_us, kind, c.thread, c.name, key))
