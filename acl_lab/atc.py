@@ -69,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out_nodes", default="", help=_("accepted for compatibility; outputs "
                                                      "are the graph's outputs"))
     p.add_argument("--weight", default="", help=_("Caffe weights (not used for ONNX)"))
+    p.add_argument("--singleop", default="", help=_("a single-operator description (op.json): "
+                                                    "one .om per operator into --output"))
     return p
 
 
@@ -177,6 +179,28 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                         inferred.SerializeToString(), len(graph.node))
 
 
+def single_operators(args: argparse.Namespace) -> None:
+    """--singleop: each operator of the description compiled into the --output folder."""
+    from .op.compile import compile_description
+    from .op.model import DescriptionError
+
+    for flag in ("output", "soc_version"):
+        if not getattr(args, flag):
+            raise AtcError(_("E10004: Value for parameter [--{flag}] is empty. It is "
+                             "required.").format(flag=flag))
+    if not SOC_VERSION.match(args.soc_version):
+        raise _invalid("soc_version", args.soc_version,
+                       _("not a supported SoC, e.g. Ascend310, Ascend310P3, Ascend910B3"))
+    path = Path(args.singleop)
+    if not path.is_file():
+        raise _invalid("singleop", args.singleop, _("the file does not exist or cannot be "
+                                                    "read."))
+    try:
+        compile_description(path, Path(args.output))
+    except DescriptionError as e:
+        raise _invalid("singleop", args.singleop, str(e)) from None
+
+
 def _nbytes(tensor) -> int:
     from onnx import numpy_helper
     return numpy_helper.to_array(tensor).nbytes
@@ -186,9 +210,12 @@ def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
     try:
         args = _parser().parse_args(argv)
-        target, om = convert(args)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(om.to_bytes())
+        if args.singleop:
+            single_operators(args)
+        else:
+            target, om = convert(args)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(om.to_bytes())
     except AtcError as e:
         print(e, file=out)
         print(FAILED, file=out)
