@@ -1,7 +1,7 @@
 """`acl-lab atc --singleop=op.json --output=DIR`: one .om per operator of the description.
 
 ATC checks each operator before writing anything: its type must be one the simulated AI
-Core runs, and its outputs the shapes the operator computes from its inputs (checked by
+Core runs, and its outputs as many elements as the operator computes from its inputs (checked by
 running it on zeros, for descriptions small enough to do so cheaply).
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _check(model: OpModel) -> None:
                                .format(op=model.op, reason=e)) from None
     data_dependent = model.op in ("Slice",) and any(t.const is None for t in model.inputs[1:])
     for i, (t, value) in enumerate(zip(model.outputs, results)):
-        if tuple(np.shape(value)) != t.dims and not data_dependent:
+        if np.size(value) != math.prod(t.dims) and not data_dependent:   # [] and [1] agree
             raise DescriptionError(_("{op}: output_desc[{i}] shape {shape} is not the shape the "
                                      "operator computes from its inputs, {computed}").format(
                                          op=model.op, i=i, shape=list(t.dims),

@@ -295,6 +295,9 @@ class SingleOps:
                 a, off, n = place
                 target = a.view(off, n).view(NUMPY[spec.dtype]).reshape(spec.dims)
                 try:
+                    value = np.asarray(value)
+                    if value.size == target.size:
+                        value = value.reshape(spec.dims)
                     np.copyto(target, np.broadcast_to(value, spec.dims), casting="unsafe")
                 except ValueError:
                     continue
