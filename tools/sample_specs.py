@@ -1,0 +1,73 @@
+"""What each official pyACL sample needs from outside, for tools/run_samples.py: its
+models (the names, shapes and types its own model has, read from the sample's code and
+README), its inputs, its arguments. Paths are relative to the program's folder.
+
+A model entry is ``path: ([(input name, shape, dtype)], [(output name, shape, dtype)])``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Spec:
+    models: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)      # path -> "image[:WxH]" | "bin:dtype:count"
+    dirs: tuple = ()           # folders the README has the user make (outputs)
+    singleop: tuple = ()       # ((op.json, output folder), ...) relative to the sample folder
+    args: tuple = ()
+    env: dict = field(default_factory=dict)
+
+
+L1 = "python/level1_single_api/1_acl"
+L2 = "python/level2_simple_inference"
+IMAGES = {"../data/dog1_1024_683.jpg": "image:1024x683", "../data/dog2_1024_683.jpg":
+          "image:1024x683"}
+
+MEMORY = f"{L1}/2_memory_management"
+#: the READMEs' flags, with 2 cycles of 2 instead of 10 of 10 (the same calls, fewer times;
+#: check_ret sleeps 5 s after every failed call)
+CYCLES = ("--release_cycle", "2", "--number_of_cycles", "2", "--device_id", "0",
+          "--memory_size", "10485760")
+
+
+def picture(model: str, inputs, outputs, args=("../data/",), image="../data/test.jpg",
+            dirs=("../out",), **extra) -> Spec:
+    """A picture sample: one model, one stand-in picture, the image folder as argument."""
+    return Spec(models={model: (inputs, outputs)}, files={image: "image:640x480"},
+                args=args, dirs=dirs, **extra)
+
+
+SPECS = {
+    f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
+        args=CYCLES + ("--write_back_host",)),
+    f"{MEMORY}/memcpy_host_device_async_python/src/memcpy_host_device_async_python.py": Spec(
+        args=CYCLES + ("--write_back_host",)),
+    f"{MEMORY}/memcpy_host_DVPP_python/src/memcpy_host_dvpp.py": Spec(
+        args=CYCLES + ("--memory_reuse",)),
+    f"{L1}/4_blas/acl_operator_add/src/acl_execute_add.py": Spec(
+        singleop=(("test_data/config/add_op.json", "test_data/op_models"),)),
+    f"{L2}/1_classification/resnet50_imagenet_classification/src/acl_net.py": Spec(
+        models={"../model/resnet50.om": ([("data", [1, 3, 224, 224], "float16")],
+                                         [("prob", [1, 1000], "float32")])},
+        files=IMAGES),
+    f"{L2}/1_classification/resnet50_async_imagenet_classification/src/acl_net.py": Spec(
+        models={"../model/resnet50.om": ([("data", [1, 3, 224, 224], "float16")],
+                                         [("prob", [1, 1000], "float32")])},
+        files=IMAGES),
+    f"{L2}/1_classification/googlenet_mindspore_picture/src/classify.py": picture(
+        "../model/googlenet.om", [("x", [1, 3, 224, 224], "float32")],
+        [("output", [1, 10], "float32")]),
+    f"{L2}/1_classification/resnet50_mindspore_picture/src/classify.py": picture(
+        "../model/resnet50.om", [("x", [1, 3, 224, 224], "float32")],
+        [("output", [1, 10], "float32")]),
+    f"{L2}/1_classification/lenet_mindspore_picture/src/classify.py": picture(
+        "../model/mnist.om", [("x", [1, 1, 32, 32], "float32")],
+        [("output", [1, 10], "float32")], args=(), dirs=("../outputs",)),
+    "python/contrib/inceptionv2_picture/src/classify.py": picture(
+        "../model/frozen_graph-inception-resnet-test1.om", [("input", [1, 299, 299, 3], "uint8")],
+        [("output", [1, 1001], "float32")]),
+    f"{L2}/6_other/colorization_picture/src/colorize.py": picture(
+        "../model/colorization_yuv.om", [("data_l", [1, 1, 224, 224], "float32")],
+        [("class8_ab", [1, 2, 56, 56], "float32")], args=()),
+}
