@@ -37,8 +37,8 @@ def _check(model: OpModel) -> None:
     data_dependent = model.op in ("Slice",) and any(t.const is None for t in model.inputs[1:])
     for i, (t, value) in enumerate(zip(model.outputs, results)):
         if np.size(value) != math.prod(t.dims) and not data_dependent:   # [] and [1] agree
-            raise DescriptionError(_("{op}: output_desc[{i}] shape {shape} is not the shape the "
-                                     "operator computes from its inputs, {computed}").format(
+            raise DescriptionError(_("{op}: output_desc[{i}] shape {shape} does not hold what "
+                                     "the operator computes from its inputs, {computed}").format(
                                          op=model.op, i=i, shape=list(t.dims),
                                          computed=list(np.shape(value))))
 
