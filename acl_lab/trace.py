@@ -290,9 +290,8 @@ class Namespace(types.SimpleNamespace):
 class Traced:
     """A pyACL-shaped object whose every function records into ``trace``."""
 
-    def __init__(self, target, trace: Trace):
-        self._target = target
-        simulated = not isinstance(target, types.ModuleType)   # real pyACL is a module
+    def __init__(self, target, trace: Trace, simulated: bool = True):
+        self._target, self._simulated = target, simulated   # False: real pyACL's own calls
         for ns, functions in pyacl_functions(target).items():
             holder = Namespace(ns, simulated) if ns else self
             for name, fn in functions.items():
@@ -301,9 +300,9 @@ class Traced:
                 setattr(self, ns, holder)
 
     def __getattr__(self, name: str):
-        if name.startswith("__") or name == "_target":
+        if name.startswith("__") or name in ("_target", "_simulated"):
             raise AttributeError(name)
-        raise missing_call(name, not isinstance(self._target, types.ModuleType))
+        raise missing_call(name, self._simulated)
 
     def __repr__(self) -> str:
         return f"<acl (traced {type(self._target).__name__})>"

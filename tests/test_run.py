@@ -139,3 +139,14 @@ def test_the_plugin_can_warn_instead(tmp_path):
 def test_the_plugin_does_nothing_unless_asked(tmp_path):
     done = run_pytest(tmp_path)
     assert "No module named 'acl'" in done.stdout, done.stdout
+
+
+def test_on_real_pyacl_a_missing_call_is_pyacls_own_absence():
+    import types
+
+    from acl_lab.trace import Trace, Traced
+    pyacl = types.SimpleNamespace(init=lambda: 0, rt=types.SimpleNamespace(malloc=lambda s, p: (1, 0)))
+    acl = Traced(pyacl, Trace(), simulated=False)
+    assert acl.init() == 0 and not hasattr(acl.rt, "malloc_cached")
+    with pytest.raises(AttributeError, match=r"acl\.rt\.malloc_cached: the pyACL installed here"):
+        acl.rt.malloc_cached

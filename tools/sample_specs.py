@@ -70,4 +70,18 @@ SPECS = {
     f"{L2}/6_other/colorization_picture/src/colorize.py": picture(
         "../model/colorization_yuv.om", [("data_l", [1, 1, 224, 224], "float32")],
         [("class8_ab", [1, 2, 56, 56], "float32")], args=()),
+    "python/contrib/dehaze_picture/src/main.py": picture(
+        "../model/deploy_vel.om", [("t_image_input_to_DHGAN_generator", [1, 512, 512, 3],
+                                    "float16")],
+        [("output", [1, 512, 512, 3], "float32")]),
+    "python/contrib/edge_detection_picture/src/main.py": picture(
+        "../model/rcf.om", [("data", [1, 3, 512, 512], "float16")],
+        [(f"side{i}", [1, 1, n, n], "float32") for i, n in
+         enumerate((512, 256, 128, 64, 63))], args=()),
+    "python/contrib/vessel_segmentation/src/main.py": picture(
+        "../model/vessel.om", [("data", [1, 3, 512, 512], "float16")],
+        [("prob", [1, 1, 512, 512], "float32")], args=()),
+    "python/contrib/image_HDR_enhance/src/main.py": picture(
+        "../model/image_HDR_enhance.om", [("input", [1, 512, 512, 3], "float32")],
+        [("output", [1, 512, 512, 3], "float32")], args=()),
 }

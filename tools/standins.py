@@ -79,7 +79,7 @@ def write_model(target: Path, inputs, outputs, acl_lab) -> str | None:
                  f"--output={target.with_suffix('')}", "--soc_version=Ascend310"]   # PROFILE 310
         if fp16:
             flags.append(f"--input_fp16_nodes={';'.join(fp16)}")
-        if any(d == "float16" for _n, _s, d in outputs):
+        if outputs and all(d == "float16" for _n, _s, d in outputs):   # atc: one type for all
             flags.append("--output_type=FP16")
         done = acl_lab("atc", *flags, cwd=Path(tmp))
         if done.returncode:
