@@ -259,7 +259,7 @@ def run(program: str, args: list[str], profile: str | None, json_path: Path | No
     if json_path is not None:
         json_path.write_text(json.dumps(report.as_json(), indent=1, ensure_ascii=False),
                              encoding="utf-8")
-    if report.status == "exception":
+    if report.status in ("exception", "stopped"):
         return 1
     if report.status.startswith("exit "):
         return int(report.status.split()[1])

@@ -150,3 +150,19 @@ def test_on_real_pyacl_a_missing_call_is_pyacls_own_absence():
     assert acl.init() == 0 and not hasattr(acl.rt, "malloc_cached")
     with pytest.raises(AttributeError, match=r"acl\.rt\.malloc_cached: the pyACL installed here"):
         acl.rt.malloc_cached
+
+
+def test_a_program_stopped_with_sigterm_still_gets_its_report(tmp_path):
+    (tmp_path / "loop.py").write_text(
+        "import acl, time\nacl.init()\nacl.rt.set_device(0)\nprint('ready', flush=True)\n"
+        "while True:\n    time.sleep(0.05)\n")
+    proc = subprocess.Popen([sys.executable, "-m", "acl_lab.cli", "run", "--json", "r.json",
+                             "loop.py"], cwd=tmp_path, env=_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    proc.terminate()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["status"] == "stopped"
+    assert "device(s) 0 still set (release with acl.rt.reset_device)" in report["leaks"]

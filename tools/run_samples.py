@@ -96,11 +96,24 @@ PROFILE, SOC = "310", "Ascend310"      # most samples are written for Atlas 200 
 
 def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
             paths=()) -> subprocess.CompletedProcess:
+    """`acl-lab ARGS` in ``cwd``; past ``timeout`` it is asked to stop (SIGTERM: acl-lab
+    run still writes its report) and its returncode is None."""
     path = os.pathsep.join([str(ROOT), *map(str, paths)])
-    return subprocess.run([sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": path, "ACL_LAB_HOST_RAM": "1GiB",
-                               **(env or {})})
+    proc = subprocess.Popen([sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": path, "ACL_LAB_HOST_RAM": "1GiB",
+                                 **(env or {})})
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        return subprocess.CompletedProcess(proc.args, None, out, err)
 
 
 def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
@@ -160,17 +173,15 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
         row["blocker"] = problem
         return row
     report_path = work / "report.json"
-    try:
-        run = acl_lab("run", "--profile", PROFILE, "--json", str(report_path), program.name,
-                      *spec.args, cwd=program_dir, timeout=timeout, env=spec.env,
-                      paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])])
-    except subprocess.TimeoutExpired:
-        row["blocker"] = f"did not finish in {timeout} s"
-        return row
+    run = acl_lab("run", "--profile", PROFILE, "--json", str(report_path), program.name,
+                  *spec.args, cwd=program_dir, timeout=timeout, env=spec.env,
+                  paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])])
     report = json.loads(report_path.read_text()) if report_path.exists() else None
     row.update(completed=bool(report and report["status"] == "completed"),
                blocker=first_blocker(report, run), report=report,
                findings=_findings(report))
+    if run.returncode is None:
+        row["blocker"] = f"did not finish in {timeout} s"
     return row
 
 
@@ -188,6 +199,11 @@ def _findings(report: dict | None) -> list[str]:
                    f"{other[0]['code']} at {other[0]['where']})")
     if report["leaks"]:
         out.append(f"leaks x{len(report['leaks'])}")
+    counts = report.get("call_counts", {})
+    work = [f"{name} x{counts[name]}" for name in ("mdl.execute", "mdl.execute_async",
+                                                   "op.execute_v2", "op.cast")
+            if counts.get(name)]
+    out.append(", ".join(work) if work else "no model or operator executed")
     return out
 
 
@@ -200,8 +216,8 @@ def table(rows: list[dict]) -> str:
         if r["needs"] and not r["completed"]:
             why = f"[needs {', '.join(r['needs'])}] {why}"
         lines.append(f"{name:70} {'yes' if r['completed'] else 'no':4} "
-                     f"{why or '; '.join(r['findings']) or 'clean'}")
-        if r["completed"] and r["findings"] and why:
+                     f"{why or '; '.join(r['findings'])}")
+        if r["findings"] and why:
             lines.append(f"{'':75} {'; '.join(r['findings'])}")
     done = sum(r["completed"] for r in rows)
     lines.append(f"\n{done} of {len(rows)} programs ran to completion.")

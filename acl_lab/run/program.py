@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import os
 import runpy
+import signal
 import sys
+import threading
 import traceback
 
 from ..session import SESSION
@@ -68,16 +70,40 @@ def _ending(exc: BaseException) -> tuple[str, str]:
     return "exception", f"{type(exc).__name__}: {text}{place}"
 
 
+class Stopped(BaseException):
+    """The runner was asked to stop (SIGTERM): the program ends, its report is still made."""
+
+
+@contextlib.contextmanager
+def _stoppable():
+    """SIGTERM ends the program with Stopped (a program stuck in a loop still gets its
+    report); the previous handler comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Stopped()
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def run_program(path: str, args=(), profile: str | None = None) -> Report:
     """Run the program at ``path`` with ``args`` on a fresh simulated process; its report.
     The program's exception (if any) is printed as Python would, and noted in the report."""
     watch = fresh_watch(profile)
     status, error = "completed", ""
-    with acl_module(watch.acl), _as_main(path, args):
+    with acl_module(watch.acl), _as_main(path, args), _stoppable():
         try:
             runpy.run_path(path, run_name="__main__")
         except KeyboardInterrupt:
             raise
+        except Stopped:
+            status = "stopped"
         except BaseException as exc:        # SystemExit too: the program's own ending
             status, error = _ending(exc)
             if status == "exception":

@@ -21,6 +21,7 @@ class Report:
     timeline: list = field(default_factory=list)      # [{stream, tasks, kinds, busy_us, end_us}]
     now_us: float = 0.0
     app_log_lines: int = 0
+    call_counts: dict = field(default_factory=dict)   # "mdl.execute" -> how many (kept calls)
 
     @property
     def completed(self) -> bool:
@@ -106,7 +107,9 @@ def build(program: str, status: str, error: str, session, watch) -> Report:
         leaks = list(snap["reports"]) + live_resources(rt)
         plog = len(rt.plog.lines)
     calls = trace.calls
+    counts = Counter(c.name for c in calls)
     return Report(program, status, error, calls=calls[-1].seq if calls else 0,
+                  call_counts=dict(sorted(counts.items())),
                   failures=list(watch.failures), dropped_failures=watch.dropped, leaks=leaks,
                   timeline=timeline(snap["timeline"]), now_us=snap["now_us"],
                   app_log_lines=plog)
