@@ -39,6 +39,19 @@ def picture(model: str, inputs, outputs, args=("../data/",), image="../data/test
                 args=args, dirs=dirs, **extra)
 
 
+def yuv_picture(model: str, width: int, height: int, outputs, **extra) -> Spec:
+    """A sample whose model takes DVPP's YUV420SP picture (AIPP converts it on the device):
+    the stand-in takes the same bytes, width x height x 3/2, as uint8. (With the models
+    room's --insert_op_conf, the sample's own AIPP config can replace this.)"""
+    return picture(model, [("actual_input_1", [1, height * 3 // 2, width, 1], "uint8")],
+                   outputs, **extra)
+
+
+MI = "inference/modelInference"
+RESNET_OUT = [("output", [1, 1000], "float32")]
+JPEGS = {"../data/dog1_1024_683.jpg": "image:1024x683", "../data/dog2_1024_683.jpg":
+         "image:1024x683"}
+
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
         args=CYCLES + ("--write_back_host", "--memory_reuse")),
@@ -85,4 +98,20 @@ SPECS = {
     "python/contrib/image_HDR_enhance/src/main.py": picture(
         "../model/image_HDR_enhance.om", [("input", [1, 512, 512, 3], "float32")],
         [("output", [1, 512, 512, 3], "float32")], args=()),
+    # inference/modelInference: the current samples (resnet50 with 224x224 pictures)
+    f"{MI}/sampleResnetQuickStart/python/src/sampleResnetQuickStart.py": Spec(
+        models={"../model/resnet50.om": ([("actual_input_1", [1, 3, 224, 224], "float32")],
+                                         RESNET_OUT)}, files=JPEGS),
+    # its AIPP takes the RGB picture as bytes (uint8 224x224x3)
+    f"{MI}/sampleResnetAIPP/python/src/sampleResnetAIPP.py": Spec(
+        models={"../model/resnet50.om": ([("actual_input_1", [1, 224, 224, 3], "uint8")],
+                                         RESNET_OUT)}, files=JPEGS),
+    f"{MI}/sampleResnetDVPP/python/src/sampleResnetDVPP.py": yuv_picture(
+        "../model/resnet50.om", 224, 224, RESNET_OUT, args=(), image="../data/dog1_1024_683.jpg"),
+    f"{MI}/sampleResnetDVPP/pyAcllite/src/sampleResnetDVPP.py": yuv_picture(
+        "../model/resnet50.om", 224, 224, RESNET_OUT, args=(), image="../data/dog1_1024_683.jpg"),
+    f"{L2}/1_classification/googlenet_imagenet_picture/src/classify.py": yuv_picture(
+        "../model/googlenet_yuv.om", 224, 224, [("prob", [1, 1000], "float32")]),
+    f"{L2}/1_classification/googlenet_onnx_picture/src/classify.py": yuv_picture(
+        "../model/googlenet_yuv.om", 224, 224, [("output", [1, 1000], "float32")]),
 }
