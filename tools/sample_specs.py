@@ -114,4 +114,11 @@ SPECS = {
         "../model/googlenet_yuv.om", 224, 224, [("prob", [1, 1000], "float32")]),
     f"{L2}/1_classification/googlenet_onnx_picture/src/classify.py": yuv_picture(
         "../model/googlenet_yuv.om", 224, 224, [("output", [1, 1000], "float32")]),
+    f"{L2}/6_other/style_transfer_picture/src/main.py": picture(
+        "../model/xingkong1_fp32_nchw_no_aipp.om", [("input", [1, 3, 720, 1080], "float32")],
+        [("output", [1, 3, 360, 540], "float32")], args=("../data", "xingkong"), dirs=()),
+    "python/contrib/3Dgesture_recognition/src/3Dgesture_recognition.py": Spec(
+        models={"../model/3d_gesture_recognition.om": (
+            [("X", [1, 16, 112, 112, 3], "float32")], [("output", [1, 10], "float32")])},
+        files={"../data/test.bin": f"bin:float32:{16 * 112 * 112 * 3}"}, args=("../data/",)),
 }

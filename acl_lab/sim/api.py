@@ -944,6 +944,20 @@ class Nn(_Namespace):
         self._launch(rt, "InplaceCopy", workspace, workspace_size, executor, stream)
 
 
+def _void(fn):
+    """A call whose C function returns void: it cannot report a failure, so none can be
+    injected; a refusal is still explained in acl.get_recent_err_msg()."""
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                fn(self, rt, *args)
+            except SimError as e:
+                rt.last_error, rt.last_code = e.message, e.code
+    return wrapper
+
+
 def _handles(call: str, name: str, values) -> tuple:
     """A Python list of handles (descs, data buffers), as pyACL turns it into a C array."""
     if not isinstance(values, (list, tuple)):
@@ -968,7 +982,7 @@ class _TensorDescs:
         return rt.single_ops.create_desc(_int(c, "dataType", data_type), _ints(c, "dims", dims),
                                          _int(c, "format", format))
 
-    @_value(None)
+    @_void
     def destroy_tensor_desc(self, rt, desc):
         rt.single_ops.destroy_desc(_ptr("aclDestroyTensorDesc", "desc", desc))
 
@@ -1002,7 +1016,7 @@ class _TensorDescs:
         c = "aclGetTensorDescDimV2"
         return rt.single_ops.dim(_ptr(c, "desc", desc), _size(c, "index", index), c)
 
-    @_value(None)
+    @_void
     def set_tensor_desc_name(self, rt, desc, name):
         c = "aclSetTensorDescName"
         rt.single_ops.desc(_ptr(c, "desc", desc), c).name = _name(c, name)
@@ -1065,7 +1079,7 @@ class Op(_Namespace):
     def create_attr(self, rt):
         return rt.single_ops.create_attr()
 
-    @_value(None)
+    @_void
     def destroy_attr(self, rt, attr):
         rt.single_ops.destroy_attr(_ptr("aclopDestroyAttr", "attr", attr))
 
@@ -1119,7 +1133,7 @@ class Op(_Namespace):
         rt.single_ops.launch(h.model, h.in_descs, _handles(c, "inputs", inputs), h.out_descs,
                              _handles(c, "outputs", outputs), _ptr(c, "stream", stream), c)
 
-    @_value(None)
+    @_void
     def destroy_handle(self, rt, handle):
         rt.single_ops.destroy_handle(_ptr("aclopDestroyHandle", "handle", handle))
 
