@@ -166,3 +166,14 @@ def test_a_program_stopped_with_sigterm_still_gets_its_report(tmp_path):
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["status"] == "stopped"
     assert "device(s) 0 still set (release with acl.rt.reset_device)" in report["leaks"]
+
+
+def test_numpy_contiguous_to_ptr_keeps_a_contiguous_copy_alive(bare_acl):
+    import numpy as np
+    acl = bare_acl
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    strided = np.arange(12, dtype=np.int32).reshape(3, 4).T        # not C-contiguous
+    ptr, data_out = acl.util.numpy_contiguous_to_ptr(strided)
+    assert ptr and data_out.flags.c_contiguous and (data_out == strided).all()
+    back = acl.util.ptr_to_numpy(ptr, (4, 3), np.dtype(np.int32).num)
+    assert (back == strided).all()

@@ -217,8 +217,9 @@ def table(rows: list[dict]) -> str:
             why = f"[needs {', '.join(r['needs'])}] {why}"
         lines.append(f"{name:70} {'yes' if r['completed'] else 'no':4} "
                      f"{why or '; '.join(r['findings'])}")
-        if r["findings"] and why:
-            lines.append(f"{'':75} {'; '.join(r['findings'])}")
+        found = [f for f in r["findings"] if f != "no model or operator executed"]
+        if found and why:
+            lines.append(f"{'':75} {'; '.join(found)}")
     done = sum(r["completed"] for r in rows)
     lines.append(f"\n{done} of {len(rows)} programs ran to completion.")
     return "\n".join(lines)

@@ -1173,6 +1173,16 @@ class Util(_Namespace, _Threads):
                 return 0
             return rt.memory.register(array)
 
+    def numpy_contiguous_to_ptr(self, array):
+        """The older pyACL helper: a C-contiguous copy of ``array`` (or the array itself when
+        it already is one) registered as pageable host memory, and that array, which must
+        stay alive while the pointer is used."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"numpy_contiguous_to_ptr: expected a numpy.ndarray, not "
+                            f"{type(array).__name__}")
+        data_out = np.ascontiguousarray(array)
+        return self.numpy_to_ptr(data_out), data_out
+
     @_fails_as(0)
     def bytes_to_ptr(self, data):
         if not isinstance(data, (bytes, bytearray)):

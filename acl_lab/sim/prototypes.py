@@ -328,6 +328,7 @@ PROTOTYPES: dict[str, Prototype] = {
     "media.dvpp_free": P("aclError acldvppFree(void *devPtr)", "ret"),
     # ----- pyACL's own helpers: no C function ------------------------------------------
     "util.numpy_to_ptr": P(None, "ptr"),
+    "util.numpy_contiguous_to_ptr": P(None, "ptr, data_out"),
     "util.bytes_to_ptr": P(None, "ptr"),
     "util.ptr_to_numpy": P(None, "array"),
     "util.ptr_to_bytes": P(None, "data"),
