@@ -6,6 +6,7 @@ A model entry is ``path: ([(input name, shape, dtype)], [(output name, shape, dt
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 
@@ -51,6 +52,16 @@ MI = "inference/modelInference"
 RESNET_OUT = [("output", [1, 1000], "float32")]
 JPEGS = {"../data/dog1_1024_683.jpg": "image:1024x683", "../data/dog2_1024_683.jpg":
          "image:1024x683"}
+
+#: hifill's single-op description (its README downloads matmul_27648.json; the tensors are
+#: those its program describes: float, NCHW, x1 [1,1,1024,1024] x x2 [1,1,1024,27648])
+MATMUL_27648 = json.dumps([{
+    "op": "BatchMatMul",
+    "input_desc": [{"format": "NCHW", "shape": [1, 1, 1024, 1024], "type": "float"},
+                   {"format": "NCHW", "shape": [1, 1, 1024, 27648], "type": "float"}],
+    "output_desc": [{"format": "NCHW", "shape": [1, 1, 1024, 27648], "type": "float"}],
+    "attr": [{"name": "adj_x1", "type": "bool", "value": False},
+             {"name": "adj_x2", "type": "bool", "value": False}]}])
 
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
@@ -117,6 +128,15 @@ SPECS = {
     f"{L2}/6_other/style_transfer_picture/src/main.py": picture(
         "../model/xingkong1_fp32_nchw_no_aipp.om", [("input", [1, 3, 720, 1080], "float32")],
         [("output", [1, 3, 360, 540], "float32")], args=("../data", "xingkong"), dirs=()),
+    f"{L2}/6_other/imageinpainting_hifill/src/main.py": Spec(
+        models={"../model/hifill.om": (
+            [("img", [1, 512, 512, 3], "float32"), ("mask", [1, 512, 512, 1], "float32")],
+            [("inpainted", [1, 512, 512, 3], "float32"), ("attention", [1, 1024, 1024],
+                                                          "float32"),
+             ("mask_out", [1, 512, 512, 1], "float32")])},
+        files={"../data/test.jpg": "image:1024x768", "../mask/test.png": "image:1024x768",
+               "../model/matmul_27648.json": "text:" + MATMUL_27648},
+        singleop=(("model/matmul_27648.json", "model"),), env={"ACL_LAB_HOST_RAM": "3GiB"}),
     "python/contrib/3Dgesture_recognition/src/3Dgesture_recognition.py": Spec(
         models={"../model/3d_gesture_recognition.om": (
             [("X", [1, 16, 112, 112, 3], "float32")], [("output", [1, 10], "float32")])},

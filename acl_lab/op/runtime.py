@@ -5,7 +5,9 @@ Codes as hicann/ge implements them: aclopSetModelDir on a path that does not res
 returns ACL_ERROR_READ_MODEL_FAILURE, a second call ACL_ERROR_REPEAT_INITIALIZE
 (api/acl/acl_op_executor/single_op/op.cpp, aclopSetModelDirImpl); an operator with no
 model matching its type, tensors and attributes exactly gives ACL_ERROR_OP_NOT_FOUND
-(acl_op_resource_manager.cpp, MatchOpModel; attributes compared by OpAttrEquals in
+(acl_op_resource_manager.cpp, MatchOpModel; ReadModelDefs there loads every .om of the
+folder and its subfolders and skips, with a warning, one that is not an operator model;
+attributes compared by OpAttrEquals in
 api/acl/utils/attr_utils.cpp, constant inputs included). Tensor descriptions follow
 tensor_desc_internal_om2.cpp: no dims is a scalar of one element, a negative dim counts 0.
 """
@@ -26,6 +28,11 @@ from .kernels import KERNELS
 from .model import NUMPY, OpModel, TensorSpec, parse_model
 
 DESC_BASE, ATTR_BASE, HANDLE_BASE = 0x5800_0000, 0x5900_0000, 0x5A00_0000
+OM_DEPTH = 3      # ReadModelDefs lists .om files this many folders deep (OM_DIR_MAX_DEPTH)
+
+
+def _depth(path: Path, folder: Path) -> int:
+    return len(path.relative_to(folder).parts) - 1
 
 
 def _dt(code: int) -> str:
@@ -180,14 +187,10 @@ class SingleOps:
                              "process sets it once.").format(call=call,
                                                              path=repr(self.model_dir)))
         models = []
-        for file in sorted(folder.glob("*.om")):
+        for file in sorted(p for p in folder.rglob("*.om") if _depth(p, folder) <= OM_DEPTH):
             model = parse_model(file.read_bytes())
-            if model is None:
-                raise SimError(C.ACL_ERROR_READ_MODEL_FAILURE,
-                               _("{call}: {file} is not a single-operator model (make one with "
-                                 "acl-lab atc --singleop=op.json).").format(call=call,
-                                                                            file=file.name))
-            models.append(model)
+            if model is not None:       # ReadModelDefs skips a model it cannot parse
+                models.append(model)
         self.models, self.model_dir = models, os.fspath(path)
 
     def match(self, op: str, in_descs, out_descs, attrs: dict, call: str) -> OpModel:
