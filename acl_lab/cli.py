@@ -253,6 +253,13 @@ def run(program: str, args: list[str], profile: str | None, json_path: Path | No
         print(_("acl-lab run: {program} is not a file").format(program=program),
               file=sys.stderr)
         return 2
+    if profile is not None:
+        from .sim.profiles import get_profile
+        try:
+            get_profile(profile)
+        except ValueError as e:
+            print(f"acl-lab run: {e}", file=sys.stderr)
+            return 2
     report = run_program(program, args, profile)
     sys.stdout.flush()
     print(report.render(), file=sys.stderr)
