@@ -55,10 +55,10 @@ class Report:
                                                             else ""))
         lines.append(_("calls: {calls}, modeled time {ms:.3f} ms").format(
             calls=self.calls, ms=self.now_us / 1000))
-        for title, failures in ((_("use-after-free"), self.use_after_free),
-                                (_("calls that failed"), self.misuse)):
+        for title, failures in ((_("use-after-free ({count}):"), self.use_after_free),
+                                (_("calls that failed ({count}):"), self.misuse)):
             if failures:
-                lines.append(f"{title} ({len(failures)}):")
+                lines.append(title.format(count=len(failures)))
                 lines += [f"  {f.where}  acl.{f.call} -> {f.code}: {f.message}" for f in failures]
         if self.dropped_failures:
             lines.append(_("  … and {count} more failed calls").format(
