@@ -42,8 +42,10 @@ def picture(model: str, inputs, outputs, args=("../data/",), image="../data/test
 
 def yuv_picture(model: str, width: int, height: int, outputs, **extra) -> Spec:
     """A sample whose model takes DVPP's YUV420SP picture (AIPP converts it on the device):
-    the stand-in takes the same bytes, width x height x 3/2, as uint8. (With the models
-    room's --insert_op_conf, the sample's own AIPP config can replace this.)"""
+    the stand-in takes the same bytes — width (aligned to 16) x height (aligned to 2) x 3/2 —
+    as uint8. (With the models room's --insert_op_conf, the sample's own AIPP config can
+    replace this.) These samples need acl.media (DVPP) first."""
+    width, height = -(-width // 16) * 16, -(-height // 2) * 2
     return picture(model, [("actual_input_1", [1, height * 3 // 2, width, 1], "uint8")],
                    outputs, **extra)
 
@@ -125,6 +127,12 @@ SPECS = {
         "../model/googlenet_yuv.om", 224, 224, [("prob", [1, 1000], "float32")]),
     f"{L2}/1_classification/googlenet_onnx_picture/src/classify.py": yuv_picture(
         "../model/googlenet_yuv.om", 224, 224, [("output", [1, 1000], "float32")]),
+    f"{L2}/1_classification/inceptionv3_picture/src/classify.py": yuv_picture(
+        "../model/InceptionV3.om", 336, 336, [("output", [1, 1000], "float32")]),
+    "python/contrib/crowd_count_picture/src/main.py": yuv_picture(
+        "../model/count_person.caffe.om", 1408, 800, [("output", [1, 1, 800, 1408], "float32")]),
+    "python/contrib/cartoonGAN_picture/src/cartoonization.py": yuv_picture(
+        "../model/cartoonization.om", 256, 256, [("output", [1, 256, 256, 3], "float32")]),
     f"{L2}/6_other/style_transfer_picture/src/main.py": picture(
         "../model/xingkong1_fp32_nchw_no_aipp.om", [("input", [1, 3, 720, 1080], "float32")],
         [("output", [1, 3, 360, 540], "float32")], args=("../data", "xingkong"), dirs=()),
