@@ -70,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dynamic_image_size", default="",
                    help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
                           '--input_shape)'))
+    p.add_argument("--singleop", default="", help=_("a single-operator description (op.json): "
+                                                    "one .om per operator into --output"))
     return p
 
 
@@ -266,15 +268,40 @@ def _desc(name: str, facts, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:
     return TensorDesc(name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
 
 
+def single_operators(args: argparse.Namespace) -> None:
+    """--singleop: each operator of the description compiled into the --output folder."""
+    from .op.compile import compile_description
+    from .op.model import DescriptionError
+
+    for flag in ("output", "soc_version"):
+        if not getattr(args, flag):
+            raise AtcError(_("E10004: Value for parameter [--{flag}] is empty. It is "
+                             "required.").format(flag=flag))
+    if not SOC_VERSION.match(args.soc_version):
+        raise _invalid("soc_version", args.soc_version,
+                       _("not a supported SoC, e.g. Ascend310, Ascend310P3, Ascend910B3"))
+    path = Path(args.singleop)
+    if not path.is_file():
+        raise _invalid("singleop", args.singleop, _("the file does not exist or cannot be "
+                                                    "read."))
+    try:
+        compile_description(path, Path(args.output))
+    except DescriptionError as e:
+        raise _invalid("singleop", args.singleop, str(e)) from None
+
+
 def main(argv: list[str] | None = None, out=None) -> int:
     out = out or sys.stdout
     try:
         args = _parser().parse_args(argv)
-        target, om = convert(args)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as f:       # header, then the graph: no joined copy
-            f.write(om.header())
-            f.write(om.onnx_bytes)
+        if args.singleop:
+            single_operators(args)
+        else:
+            target, om = convert(args)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as f:       # header, then the graph: no joined copy
+                f.write(om.header())
+                f.write(om.onnx_bytes)
     except AtcError as e:
         print(e, file=out)
         print(FAILED, file=out)

@@ -26,7 +26,7 @@ class Session:
         if self.active is not None and self.active[0].acl is chosen.acl:
             return self.active[1]
         trace = Trace(chosen.timing, faults=self.faults)
-        self.active = (chosen, Traced(chosen.acl, trace), trace)
+        self.active = (chosen, Traced(chosen.acl, trace, simulated=chosen.name == "sim"), trace)
         return self.active[1]
 
     def current(self) -> tuple:

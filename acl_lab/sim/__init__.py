@@ -19,6 +19,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     streams.py      task queues, deferred execution, modeled clocks
     waits.py        events with flags, timestamps, waits with a time limit, stream queries
     callbacks.py    host callbacks on streams (subscribe, launch, process report)
+    applog.py       aclAppLog: the program's own log lines (the plog, or stdout)
     capture.py      stream capture into a model RI (ACL Graph), replay, debug JSON
     model.py        offline models (aclmdl*): load, describe, datasets, gears, execute
     executor.py     what computes a model: onnxruntime (onnx's reference evaluator without it)

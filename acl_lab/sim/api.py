@@ -11,6 +11,7 @@ import json
 import math
 import operator
 import os
+import sys
 import threading
 
 import numpy as np
@@ -950,6 +951,200 @@ class Nn(_Namespace):
         self._launch(rt, "InplaceCopy", workspace, workspace_size, executor, stream)
 
 
+def _void(fn):
+    """A call whose C function returns void: it cannot report a failure, so none can be
+    injected; a refusal is still explained in acl.get_recent_err_msg()."""
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        rt = self._sim.rt
+        with rt.lock:
+            try:
+                fn(self, rt, *args)
+            except SimError as e:
+                rt.last_error, rt.last_code = e.message, e.code
+    return wrapper
+
+
+def _handles(call: str, name: str, values) -> tuple:
+    """A Python list of handles (descs, data buffers), as pyACL turns it into a C array."""
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"{call}: {name} must be a list, not {type(values).__name__}")
+    return tuple(_ptr(call, name, v) for v in values)
+
+
+def _name(call: str, value) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{call}: the name must be a str, not {type(value).__name__}")
+    return value
+
+
+class _TensorDescs:
+    """aclTensorDesc (acl.create_tensor_desc, ...): what a single operator's tensor is.
+    A call on a handle that is not a live description fails with its failure value and an
+    explanation (real ACL reads freed memory there)."""
+
+    @_value(0)
+    def create_tensor_desc(self, rt, data_type, dims, format):
+        c = "aclCreateTensorDesc"
+        return rt.single_ops.create_desc(_int(c, "dataType", data_type), _ints(c, "dims", dims),
+                                         _int(c, "format", format))
+
+    @_void
+    def destroy_tensor_desc(self, rt, desc):
+        rt.single_ops.destroy_desc(_ptr("aclDestroyTensorDesc", "desc", desc))
+
+    @_value(C.ACL_DT_UNDEFINED)
+    def get_tensor_desc_type(self, rt, desc):
+        c = "aclGetTensorDescType"
+        return rt.single_ops.desc(_ptr(c, "desc", desc), c).dtype
+
+    @_value(C.ACL_FORMAT_UNDEFINED)
+    def get_tensor_desc_format(self, rt, desc):
+        c = "aclGetTensorDescFormat"
+        return rt.single_ops.desc(_ptr(c, "desc", desc), c).fmt
+
+    @_value(0)
+    def get_tensor_desc_size(self, rt, desc):
+        c = "aclGetTensorDescSize"
+        return rt.single_ops.size(_ptr(c, "desc", desc), c)
+
+    @_value(0)
+    def get_tensor_desc_element_count(self, rt, desc):
+        c = "aclGetTensorDescElementCount"
+        return rt.single_ops.desc(_ptr(c, "desc", desc), c).element_count()
+
+    @_value(0)
+    def get_tensor_desc_num_dims(self, rt, desc):
+        c = "aclGetTensorDescNumDims"
+        return len(rt.single_ops.desc(_ptr(c, "desc", desc), c).dims)
+
+    @_api(-1)
+    def get_tensor_desc_dim_v2(self, rt, desc, index):
+        c = "aclGetTensorDescDimV2"
+        return rt.single_ops.dim(_ptr(c, "desc", desc), _size(c, "index", index), c)
+
+    @_void
+    def set_tensor_desc_name(self, rt, desc, name):
+        c = "aclSetTensorDescName"
+        rt.single_ops.desc(_ptr(c, "desc", desc), c).name = _name(c, name)
+
+    @_value("")
+    def get_tensor_desc_name(self, rt, desc):
+        c = "aclGetTensorDescName"
+        return rt.single_ops.desc(_ptr(c, "desc", desc), c).name
+
+    @_api()
+    def set_tensor_const(self, rt, desc, data_buffer, length):
+        c = "aclSetTensorConst"
+        rt.single_ops.set_const(_ptr(c, "desc", desc), _ptr(c, "dataBuffer", data_buffer),
+                                _size(c, "length", length), c)
+
+    @_api()
+    def set_tensor_shape(self, rt, desc, dims):
+        c = "aclSetTensorShape"
+        d = rt.single_ops.desc(_ptr(c, "desc", desc), c)
+        d.dims = _ints(c, "dims", dims)
+
+    @_api()
+    def set_tensor_format(self, rt, desc, format):
+        c = "aclSetTensorFormat"
+        d = rt.single_ops.desc(_ptr(c, "desc", desc), c)
+        d.fmt = _int(c, "format", format)
+
+
+def _attr_setter(kind: str, c: str):
+    """acl.op.set_attr_<kind>(attr, name, value): one attribute of an aclopAttr."""
+    def convert(value):
+        if kind.startswith("list_"):
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"{c}: values must be a list, not {type(value).__name__}")
+            return tuple(convert_one(kind[5:], v) for v in value)
+        return convert_one(kind, value)
+
+    def convert_one(k, v):
+        if k == "string":
+            return _name(c, v)
+        if k == "float":
+            if not isinstance(v, (int, float, np.number)) or isinstance(v, bool):
+                raise TypeError(f"{c}: the value must be a number, not {type(v).__name__}")
+            return float(np.float32(v))
+        number = _int(c, "attrValue", v)
+        return bool(number) if k == "bool" else number
+
+    @_api()
+    def setter(self, rt, attr, attr_name, attr_value):
+        rt.single_ops.set_attr(_ptr(c, "attr", attr), _name(c, attr_name), kind,
+                               convert(attr_value), c)
+    setter.__name__ = f"set_attr_{kind}"
+    return setter
+
+
+class Op(_Namespace):
+    """acl.op: single operators compiled by acl-lab atc --singleop (acl_lab/op/)."""
+
+    @_creator
+    def create_attr(self, rt):
+        return rt.single_ops.create_attr()
+
+    @_void
+    def destroy_attr(self, rt, attr):
+        rt.single_ops.destroy_attr(_ptr("aclopDestroyAttr", "attr", attr))
+
+    set_attr_bool = _attr_setter("bool", "aclopSetAttrBool")
+    set_attr_int = _attr_setter("int", "aclopSetAttrInt")
+    set_attr_float = _attr_setter("float", "aclopSetAttrFloat")
+    set_attr_string = _attr_setter("string", "aclopSetAttrString")
+    set_attr_list_bool = _attr_setter("list_bool", "aclopSetAttrListBool")
+    set_attr_list_int = _attr_setter("list_int", "aclopSetAttrListInt")
+    set_attr_list_float = _attr_setter("list_float", "aclopSetAttrListFloat")
+    set_attr_list_string = _attr_setter("list_string", "aclopSetAttrListString")
+
+    @_api()
+    def set_model_dir(self, rt, model_dir):
+        _check_path_type(model_dir, "aclopSetModelDir")
+        rt.single_ops.set_model_dir(os.fspath(model_dir))
+
+    @_api()
+    def execute_v2(self, rt, op_type, input_desc, inputs, output_desc, outputs, attr, stream):
+        c = "aclopExecuteV2"
+        rt.single_ops.execute(_name(c, op_type), _handles(c, "inputDesc", input_desc),
+                              _handles(c, "inputs", inputs), _handles(c, "outputDesc", output_desc),
+                              _handles(c, "outputs", outputs), _ptr(c, "attr", attr),
+                              _ptr(c, "stream", stream), c)
+
+    @_api()
+    def cast(self, rt, src_desc, src_buffer, dst_desc, dst_buffer, truncate, stream):
+        c = "aclopCast"
+        ops = rt.single_ops
+        src, dst = _ptr(c, "srcDesc", src_desc), _ptr(c, "dstDesc", dst_desc)
+        dst_type = ops.desc(dst, c).dtype
+        ops.desc(src, c)
+        attrs = {"truncate": ("bool", bool(_int(c, "truncate", truncate))),
+                 "dst_type": ("int", dst_type)}        # as cast_op.cpp builds them
+        model = ops.match("Cast", [ops.desc(src, c)], [ops.desc(dst, c)], attrs, c)
+        ops.launch(model, [ops.desc(src, c)], (_ptr(c, "srcBuffer", src_buffer),),
+                   [ops.desc(dst, c)], (_ptr(c, "dstBuffer", dst_buffer),),
+                   _ptr(c, "stream", stream), c)
+
+    @_api(0)
+    def create_handle(self, rt, op_type, input_desc, output_desc, op_attr):
+        c = "aclopCreateHandle"
+        return rt.single_ops.create_handle(_name(c, op_type), _handles(c, "inputDesc", input_desc),
+                                           _handles(c, "outputDesc", output_desc),
+                                           _ptr(c, "opAttr", op_attr), c)
+
+    @_api()
+    def execute_with_handle(self, rt, handle, inputs, outputs, stream):
+        c = "aclopExecWithHandle"
+        h = rt.single_ops.handle(_ptr(c, "handle", handle), c)
+        rt.single_ops.launch(h.model, h.in_descs, _handles(c, "inputs", inputs), h.out_descs,
+                             _handles(c, "outputs", outputs), _ptr(c, "stream", stream), c)
+
+    @_void
+    def destroy_handle(self, rt, handle):
+        rt.single_ops.destroy_handle(_ptr("aclopDestroyHandle", "handle", handle))
+
+
 def _room(cls):
     """Wrap the calls of a room of the kit (acl_lab/media/calls.py) as the facade wraps its
     own: each method's ``acl_shape`` says how it fails (``_api`` or ``_value``)."""
@@ -995,6 +1190,16 @@ class Util(_Namespace, _Threads):
                                       call="numpy_to_ptr")
                 return 0
             return rt.memory.register(array)
+
+    def numpy_contiguous_to_ptr(self, array):
+        """The older pyACL helper: a C-contiguous copy of ``array`` (or the array itself when
+        it already is one) registered as pageable host memory, and that array, which must
+        stay alive while the pointer is used."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"numpy_contiguous_to_ptr: expected a numpy.ndarray, not "
+                            f"{type(array).__name__}")
+        data_out = np.ascontiguousarray(array)
+        return self.numpy_to_ptr(data_out), data_out
 
     @_fails_as(0)
     def bytes_to_ptr(self, data):
@@ -1061,13 +1266,13 @@ class Util(_Namespace, _Threads):
             return out.tobytes()
 
 
-class SimAcl(_Namespace, _DataBuffers):
+class SimAcl(_Namespace, _DataBuffers, _TensorDescs):
     """What ``acl_lab.load()`` hands out for the simulator: shaped like pyACL's ``acl``."""
 
     def __init__(self, sim: "Simulator"):
         super().__init__(sim)
         self.rt, self.media, self.util = Rt(sim), Media(sim), Util(sim)
-        self.mdl, self.nn = Mdl(sim), Nn(sim)
+        self.mdl, self.nn, self.op = Mdl(sim), Nn(sim), Op(sim)
 
     @_api()
     def init(self, rt, config_path=""):
@@ -1081,6 +1286,21 @@ class SimAcl(_Namespace, _DataBuffers):
 
     def get_soc_name(self):
         return self._sim.rt.profile.soc_name
+
+    def app_log(self, log_level, message):
+        """aclAppLog: the program's own log line, with the Python caller as func:file:line
+        (acl_lab/sim/applog.py says where it goes)."""
+        level = as_int("aclAppLog", "logLevel", log_level)
+        if not isinstance(message, str):
+            raise TypeError(f"app_log: message must be a str, not {type(message).__name__}")
+        frame = sys._getframe(1)
+        while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+                "acl_lab."):
+            frame = frame.f_back
+        rt = self._sim.rt
+        with rt.lock:
+            rt.plog.write(level, threading.current_thread().name, frame.f_code.co_name,
+                          os.path.basename(frame.f_code.co_filename), frame.f_lineno, message)
 
     def get_recent_err_msg(self):
         """The explanation of this thread's most recent failure. As aclGetRecentErrMsg, reading
@@ -1129,7 +1349,7 @@ class Simulator:
         self.rt = Runtime(profile or old.profile)
 
 
-FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "media": Media, "util": Util}
+FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "op": Op, "media": Media, "util": Util}
 prototypes.document(FACADE)   # pyACL signatures and C prototypes for help() and Shift-Tab
 
 

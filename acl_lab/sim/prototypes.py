@@ -9,7 +9,9 @@ Prototypes are the CANN headers' own declarations (whitespace normalised, ``type
 hicann/runtime ``include/external/acl/acl_rt.h`` and ``acl_base_rt.h``; hicann/ge
 ``inc/external/acl/acl_mdl.h``; hicann/opbase ``include/nnopbase/aclnn/acl_meta.h``; the
 aclnn headers ``aclnn_add.h``, ``aclnn_mul.h``, ``aclnn_copy.h`` (hicann/ops-math documents
-them under ``math/add``, ``math/mul``, ``conversion/view_copy``); ``acl/ops/acl_dvpp.h``.
+them under ``math/add``, ``math/mul``, ``conversion/view_copy``); ``acl/ops/acl_dvpp.h``;
+hicann/ge ``inc/external/acl/acl_op.h`` and ``acl_base_mdl.h`` (single operators, tensor
+descriptions).
 The Python side follows the "python函数" lines of the pyACL reference: a C out-parameter
 becomes a returned value, before ``ret``.
 """
@@ -150,6 +152,8 @@ PROTOTYPES: dict[str, Prototype] = {
     "mdl.finalize_dump": P("aclError aclmdlFinalizeDump()", "ret"),
     # ----- hicann/runtime include/external/acl/acl_base_rt.h ---------------------------
     "get_soc_name": P("const char *aclrtGetSocName()", "soc_name"),
+    "app_log": P("void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, "
+                 "uint32_t line, const char *fmt, ...)", ""),
     "create_data_buffer": P("aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)",
                             "data_buffer"),
     "destroy_data_buffer": P("aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)",
@@ -270,11 +274,75 @@ PROTOTYPES: dict[str, Prototype] = {
                                             "workspace_size, executor, ret"),
     "nn.inplace_copy": P("aclnnStatus aclnnInplaceCopy(void *workspace, uint64_t workspaceSize, "
                          "aclOpExecutor *executor, const aclrtStream stream)", "ret"),
+    # ----- hicann/ge inc/external/acl/acl_base_mdl.h (tensor descriptions) ------------
+    "create_tensor_desc": P("aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, "
+                            "int numDims, const int64_t *dims, aclFormat format)", "tensor_desc"),
+    "destroy_tensor_desc": P("void aclDestroyTensorDesc(const aclTensorDesc *desc)", ""),
+    "get_tensor_desc_type": P("aclDataType aclGetTensorDescType(const aclTensorDesc *desc)",
+                              "data_type"),
+    "get_tensor_desc_format": P("aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc)",
+                                "format"),
+    "get_tensor_desc_size": P("size_t aclGetTensorDescSize(const aclTensorDesc *desc)", "size"),
+    "get_tensor_desc_element_count": P("size_t aclGetTensorDescElementCount("
+                                       "const aclTensorDesc *desc)", "count"),
+    "get_tensor_desc_num_dims": P("size_t aclGetTensorDescNumDims(const aclTensorDesc *desc)",
+                                  "num_dims"),
+    "get_tensor_desc_dim_v2": P("aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, "
+                                "size_t index, int64_t *dimSize)", "dim_size, ret"),
+    "set_tensor_desc_name": P("void aclSetTensorDescName(aclTensorDesc *desc, const char *name)",
+                              ""),
+    "get_tensor_desc_name": P("const char *aclGetTensorDescName(aclTensorDesc *desc)", "name"),
+    "set_tensor_const": P("aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, "
+                          "size_t length)", "ret"),
+    "set_tensor_shape": P("aclError aclSetTensorShape(aclTensorDesc *desc, int numDims, "
+                          "const int64_t *dims)", "ret"),
+    "set_tensor_format": P("aclError aclSetTensorFormat(aclTensorDesc *desc, aclFormat format)",
+                           "ret"),
+    # ----- hicann/ge inc/external/acl/acl_op.h (single operators) ----------------------
+    "op.create_attr": P("aclopAttr *aclopCreateAttr()", "attr"),
+    "op.destroy_attr": P("void aclopDestroyAttr(const aclopAttr *attr)", ""),
+    "op.set_attr_bool": P("aclError aclopSetAttrBool(aclopAttr *attr, const char *attrName, "
+                          "uint8_t attrValue)", "ret"),
+    "op.set_attr_int": P("aclError aclopSetAttrInt(aclopAttr *attr, const char *attrName, "
+                         "int64_t attrValue)", "ret"),
+    "op.set_attr_float": P("aclError aclopSetAttrFloat(aclopAttr *attr, const char *attrName, "
+                           "float attrValue)", "ret"),
+    "op.set_attr_string": P("aclError aclopSetAttrString(aclopAttr *attr, const char *attrName, "
+                            "const char *attrValue)", "ret"),
+    "op.set_attr_list_bool": P("aclError aclopSetAttrListBool(aclopAttr *attr, "
+                               "const char *attrName, int numValues, const uint8_t *values)",
+                               "ret"),
+    "op.set_attr_list_int": P("aclError aclopSetAttrListInt(aclopAttr *attr, "
+                              "const char *attrName, int numValues, const int64_t *values)",
+                              "ret"),
+    "op.set_attr_list_float": P("aclError aclopSetAttrListFloat(aclopAttr *attr, "
+                                "const char *attrName, int numValues, const float *values)",
+                                "ret"),
+    "op.set_attr_list_string": P("aclError aclopSetAttrListString(aclopAttr *attr, "
+                                 "const char *attrName, int numValues, const char **values)",
+                                 "ret"),
+    "op.set_model_dir": P("aclError aclopSetModelDir(const char *modelDir)", "ret"),
+    "op.execute_v2": P("aclError aclopExecuteV2(const char *opType, int numInputs, "
+                       "aclTensorDesc *inputDesc[], aclDataBuffer *inputs[], int numOutputs, "
+                       "aclTensorDesc *outputDesc[], aclDataBuffer *outputs[], "
+                       "aclopAttr *attr, aclrtStream stream)", "ret"),
+    "op.cast": P("aclError aclopCast(const aclTensorDesc *srcDesc, const aclDataBuffer *srcBuffer, "
+                 "const aclTensorDesc *dstDesc, aclDataBuffer *dstBuffer, uint8_t truncate, "
+                 "aclrtStream stream)", "ret"),
+    "op.create_handle": P("aclError aclopCreateHandle(const char *opType, int numInputs, "
+                          "const aclTensorDesc *const inputDesc[], int numOutputs, "
+                          "const aclTensorDesc *const outputDesc[], const aclopAttr *opAttr, "
+                          "aclopHandle **handle)", "handle, ret"),
+    "op.execute_with_handle": P("aclError aclopExecWithHandle(aclopHandle *handle, int numInputs, "
+                                "const aclDataBuffer *const inputs[], int numOutputs, "
+                                "aclDataBuffer *const outputs[], aclrtStream stream)", "ret"),
+    "op.destroy_handle": P("void aclopDestroyHandle(aclopHandle *handle)", ""),
     # ----- acl/ops/acl_dvpp.h (Ascend/graphengine inc/external/acl/ops/acl_dvpp.h) -----
     "media.dvpp_malloc": P("aclError acldvppMalloc(void **devPtr, size_t size)", "dev_ptr, ret"),
     "media.dvpp_free": P("aclError acldvppFree(void *devPtr)", "ret"),
     # ----- pyACL's own helpers: no C function ------------------------------------------
     "util.numpy_to_ptr": P(None, "ptr"),
+    "util.numpy_contiguous_to_ptr": P(None, "ptr, data_out"),
     "util.bytes_to_ptr": P(None, "ptr"),
     "util.ptr_to_numpy": P(None, "array"),
     "util.ptr_to_bytes": P(None, "data"),
@@ -299,7 +367,8 @@ def public_functions(facade: dict[str, type]):
 
 def python_call(name: str, parameters) -> str:
     """``dev_ptr, ret = acl.rt.malloc(size, policy)``"""
-    return f"{PROTOTYPES[name].returns} = acl.{name}({', '.join(parameters)})"
+    returns = PROTOTYPES[name].returns      # "" for a void C function
+    return f"{returns + ' = ' if returns else ''}acl.{name}({', '.join(parameters)})"
 
 
 def summary(name: str, parameters) -> str:
