@@ -74,11 +74,11 @@ def test_strict_turns_findings_into_a_failing_status(program):
 
 
 def test_a_program_that_raises_ends_with_status_1_and_says_where(tmp_path):
-    (tmp_path / "boom.py").write_text("import acl\nacl.init()\nacl.media.vdec_create_channel(0)\n")
+    (tmp_path / "boom.py").write_text("import acl\nacl.init()\nacl.media.dvpp_png_decode_async(0, 0, 0, 0, 0)\n")
     done = acl_lab_run("boom.py", cwd=tmp_path)
     assert done.returncode == 1
     assert "acl_lab does not simulate this pyACL call yet" in done.stderr
-    assert "ended: exception (AttributeError: acl.media.vdec_create_channel" in done.stderr
+    assert "ended: exception (AttributeError: acl.media.dvpp_png_decode_async" in done.stderr
     assert "[boom.py:3]" in done.stderr
     assert "acl.init() was never matched by acl.finalize()" in done.stderr
 
@@ -92,7 +92,7 @@ def test_hasattr_stays_honest_about_calls_the_simulator_lacks():
     import acl_lab
     acl = acl_lab.load()
     assert hasattr(acl, "app_log") and hasattr(acl.util, "bytes_to_ptr")
-    assert not hasattr(acl.media, "vdec_create_channel") and not hasattr(acl, "no_such_call")
+    assert not hasattr(acl.media, "dvpp_png_decode_async") and not hasattr(acl, "no_such_call")
     with pytest.raises(AttributeError, match=r"acl\.no_such_call: acl_lab does not simulate"):
         acl.no_such_call
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import constants as C, wasm
 from ..media import calls as media_calls, video_calls
-from ..errors import AclLabError, SimulatorLimit
+from ..errors import AclLabError, SimulatorLimit, as_int
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
 from . import prototypes, transfer, waits
