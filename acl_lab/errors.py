@@ -627,6 +627,13 @@ USUAL_CAUSES: dict[str, str] = {
         "them with aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to capture them; the capture "
         "stays active)."
     ),
+    "ACL_ERROR_RT_AICPU_EXCEPTION": (
+        "Usual cause in application code: a media task (JPEG decode or encode, VPC resize or "
+        "crop) runs as an AI CPU kernel, and its engine refused a picture: memory not from "
+        "acldvppMalloc, a stride or buffer size off the rules, a crop area out of bounds. The "
+        "output picture description's ret code is set; on the simulator "
+        "acl.get_recent_err_msg() names the rule."
+    ),
     "ACL_ERROR_RT_MODEL_EXECUTE": (
         "Usual cause in application code: memory a captured model uses was freed (or handed "
         "to someone else) before aclmdlRIDestroy, or an offline model's input, output, work "

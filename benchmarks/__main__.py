@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import sys
 
-from . import import_time, malloc_free, memcpy, pool_view, replay, rss, table, timeline
+from . import (import_time, malloc_free, media, memcpy, pool_view, replay, rss, table,
+               timeline)
 
 BENCHMARKS = {"memcpy": memcpy, "malloc": malloc_free, "rss": rss, "import": import_time,
-              "replay": replay, "pool_view": pool_view, "timeline": timeline}
+              "replay": replay, "pool_view": pool_view, "timeline": timeline, "media": media}
 
 
 def main(names: list[str]) -> int:

@@ -80,6 +80,17 @@ def _chain(node) -> list[str] | None:
     return parts
 
 
+def _namespace_of(fn) -> dict:
+    """The globals of the module that defines ``fn`` (api.py, or a room's calls.py)."""
+    return inspect.unwrap(fn).__globals__
+
+
+def _simulating(value) -> bool:
+    """A module of the simulator or of a room built on it (acl_lab/media)."""
+    return isinstance(value, types.ModuleType) and value.__name__.startswith(
+        ("acl_lab.sim.", "acl_lab.media."))
+
+
 def _function_ast(fn) -> ast.FunctionDef:
     source = textwrap.dedent(inspect.getsource(inspect.unwrap(fn)))
     return next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
@@ -91,23 +102,25 @@ def _reached(fn, owner: type, seen: set) -> list[list[str]]:
     if fn in seen:
         return []
     seen.add(fn)
-    found: list[list[str]] = []
-    modules = {name for name, value in vars(api).items()
-               if isinstance(value, types.ModuleType) and value.__name__.startswith("acl_lab.sim.")}
+    found: list = []
+    fn_module = inspect.unwrap(fn).__module__
+    space = _namespace_of(fn)
+    modules = {name for name, value in space.items() if _simulating(value)}
 
     def visit(node):
         if isinstance(node, ast.Call):
             chain = _chain(node.func)
             if chain and len(chain) > 1 and (chain[0] in _SIM_ROOT or chain[0] in modules):
-                found.append(chain)
+                found.append(chain if chain[0] in _SIM_ROOT else [space[chain[0]], *chain[1:]])
                 return                       # its arguments are lookups for it
             helper = None
             if chain and chain[0] == "self" and len(chain) == 2:
                 helper = inspect.getattr_static(owner, chain[1], None)
                 helper = getattr(helper, "__func__", helper)
             elif chain and len(chain) == 1:
-                helper = vars(api).get(chain[0])
-            if inspect.isfunction(helper) and helper.__module__ == _HELPER_MODULE:
+                helper = space.get(chain[0])
+            if inspect.isfunction(helper) and helper.__module__ in (_HELPER_MODULE,
+                                                                    fn_module):
                 found.extend(_reached(helper, owner, seen))
         for child in ast.iter_child_nodes(node):
             visit(child)
@@ -143,7 +156,7 @@ def _where(chain: list[str]) -> tuple[str, str] | None:
         defining = next(k for k in owner.__mro__ if chain[-1] in vars(k)
                         or chain[-1] in getattr(k, "__dataclass_fields__", {}))
         return f"{defining.__qualname__}.{chain[-1]}", _path(defining.__module__)
-    module = vars(api)[chain[0]]
+    module = chain[0]
     return f"{module.__name__.rsplit('.', 1)[-1]}.{chain[-1]}", _path(module.__name__)
 
 
@@ -192,6 +205,8 @@ def _test_calls() -> dict[str, collections.Counter]:
                 continue
             if ".".join(chain[-2:]) in names:                      # acl.rt.malloc
                 counts[".".join(chain[-2:])][rel] += 1
+            elif f"media.{chain[-1]}" in names:     # m = acl.media; m.dvpp_vpc_resize_async
+                counts[f"media.{chain[-1]}"][rel] += 1
             elif chain[-2] == "acl" and chain[-1] in names:        # acl.init
                 counts[chain[-1]][rel] += 1
     return counts

@@ -7,6 +7,8 @@ enforces (``acl_lab/memory_rules.py``, ``acl_lab/align.py``; every rule with its
 docs/rules.md). docs/call-map.md lists every call that way, with the test that exercises it.
 
     api.py          the pyACL-shaped facade: ``acl``, ``acl.rt``, ``acl.mdl``, ``acl.nn``, ...
+                    (``acl.media``'s calls live in their room, acl_lab/media)
+    args.py         how a call reads an int argument as its C type
     prototypes.py   the C prototype and Python return values of each facade function
     runtime.py      one simulated process: init, devices, contexts, streams, events, memory
     memory.py       page pools and allocations (addresses: acl_lab/address_map.py)
@@ -22,7 +24,8 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     ops.py          aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
-    simerror.py     SimError: a refusal, raised before any state changes
+    simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
+                    queued task the device refused when it ran
 
 Examples (written by tools/call_map.py; every call: docs/call-map.md):
 

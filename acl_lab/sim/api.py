@@ -16,56 +16,18 @@ import threading
 import numpy as np
 
 from .. import constants as C, wasm
-from ..errors import AclLabError, SimulatorLimit, as_int, check_unsigned
+from ..media import calls as media_calls
+from ..errors import AclLabError, SimulatorLimit
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
 from . import prototypes, transfer, waits
+from .args import (i32 as _i32, int_arg as _int, ptr_arg as _ptr, size_arg as _size,
+                   u32 as _u32, u64 as _u64)
 from .model import io_name
 from .profiles import Profile, get_profile
 from .runtime import Runtime
 from .simerror import SimError
 
-_U64 = 1 << 64
-_I64_MIN = -(1 << 63)
-
-
-def _int(call: str, name: str, value) -> int:
-    """An int argument as C would receive it: TypeError for non-ints, SimError if out of range."""
-    if value.__class__ is int and _I64_MIN <= value < _U64:   # nearly every call
-        return value
-    v = as_int(call, name, value)
-    if not _I64_MIN <= v < _U64:
-        raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                       _("{call}: {name}={value} does not fit in 64 bits.").format(
-                           call=call, name=name, value=v))
-    return v
-
-
-def _size(call: str, name: str, value) -> int:
-    if value.__class__ is int and 0 <= value < _U64:   # nearly every call
-        return value
-    v = _int(call, name, value)
-    check_unsigned(call, **{name: v})
-    return v
-
-
-_ptr = _size   # pointers, handles and sizes are all unsigned 64-bit values in C
-
-
-def _bounded(low: int, high: int, ctype: str):
-    def check(call: str, name: str, value) -> int:
-        v = _int(call, name, value)
-        if not low <= v < high:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {name}={value} does not fit in {ctype}.").format(
-                               call=call, name=name, value=v, ctype=ctype))
-        return v
-    return check
-
-
-_i32 = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
-_u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
-_u64 = _bounded(0, _U64, "uint64_t")
 
 
 def _out_of_memory(call: str) -> SimulatorLimit:
@@ -943,8 +905,19 @@ class Nn(_Namespace):
         self._launch(rt, "InplaceCopy", workspace, workspace_size, executor, stream)
 
 
-class Media(_Namespace):
-    """acl.media (the DVPP allocator pair)"""
+def _room(cls):
+    """Wrap the calls of a room of the kit (acl_lab/media/calls.py) as the facade wraps its
+    own: each method's ``acl_shape`` says how it fails (``_api`` or ``_value``)."""
+    for name, fn in list(vars(cls).items()):
+        kind, fail = getattr(fn, "acl_shape", (None, None))
+        if kind is not None:
+            fn.__name__ = name          # a generated setter or getter is named by its call
+            setattr(cls, name, _value(fail)(fn) if kind == "value" else _api(*fail)(fn))
+    return cls
+
+
+class Media(_Namespace, _room(media_calls.Dvpp), _room(media_calls.Video)):
+    """acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC (acl_lab/media)"""
 
     @_api(0)
     def dvpp_malloc(self, rt, size):

@@ -18,6 +18,8 @@ from __future__ import annotations
 import inspect
 from typing import NamedTuple
 
+from ..media.prototypes import TABLE as MEDIA
+
 
 class Prototype(NamedTuple):
     c: str | None    # the C declaration; None for pyACL's own helpers (acl.util)
@@ -266,6 +268,8 @@ PROTOTYPES: dict[str, Prototype] = {
     "util.ptr_to_bytes": P(None, "data"),
     "util.start_thread": P(None, "thread_id, ret"),
     "util.stop_thread": P(None, "ret"),
+    # ----- acl.media beyond the allocator pair: acl_lab/media/prototypes.py ----------
+    **{name: P(c, returns) for name, (c, returns) in MEDIA.items()},
 }
 del P
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..snapshot_schema import EventRow, StreamRow, TimelineRow
+from .simerror import TaskFailed
 
 TIMELINE_LIMIT = 20_000
 
@@ -126,6 +127,10 @@ class Scheduler:
                     self.run_until(*task.wait_for[:2])
                 if task.run is not None:
                     task.run()
+            except TaskFailed:    # it ran on the device and failed there: it leaves the
+                stream.executed = task.seq    # queue, and the waiting call reports it
+                del pending[0]
+                raise
             finally:
                 self.running.discard(task)
             stream.executed, end = task.seq, task.end_us

@@ -1,0 +1,47 @@
+"""Every acl.media setter stores what its getter returns, on the description it was made
+for, and refuses what pyACL refuses (descriptions of another kind, values beyond the C
+type): one test per setter / getter pair of acl/ops/acl_dvpp.h."""
+from __future__ import annotations
+
+import pytest
+
+from acl_lab import constants as C
+from acl_lab.sim.prototypes import PROTOTYPES
+
+CREATORS = {"dvpp_{}_pic_desc_": "dvpp_create_pic_desc",
+            "dvpp_{}_stream_desc_": "dvpp_create_stream_desc",
+            "dvpp_{}_resize_config_": "dvpp_create_resize_config",
+            "dvpp_{}_jpege_config_": "dvpp_create_jpege_config",
+            "vdec_{}_channel_desc_": "vdec_create_channel_desc",
+            "venc_{}_channel_desc_": "venc_create_channel_desc",
+            "venc_{}_frame_config_": "venc_create_frame_config"}
+PAIRS = sorted((prefix, name[len("media.") + len(prefix.format("set")):])
+               for name in PROTOTYPES for prefix in CREATORS
+               if name.startswith("media." + prefix.format("set"))
+               and "media." + prefix.format("get") + name[len("media.") + len(
+                   prefix.format("set")):] in PROTOTYPES)
+
+
+def test_the_pairs_cover_every_description():
+    assert {prefix for prefix, _ in PAIRS} == set(CREATORS)
+    assert len(PAIRS) >= 30
+
+
+@pytest.mark.parametrize("prefix, field", PAIRS)
+def test_a_setter_stores_what_its_getter_returns(acl, prefix, field):
+    m = acl.media
+    desc = getattr(m, CREATORS[prefix])()
+    other = m.dvpp_create_roi_config(0, 1, 2, 3)
+    setter = getattr(m, prefix.format("set") + field)
+    getter = getattr(m, prefix.format("get") + field)
+    value = 0x1234_5678_9A if field in ("data", "timestamp", "thread_id") else 3
+    assert setter(desc, value) == 0, acl.get_recent_err_msg()
+    assert getter(desc) == value
+    assert setter(other, value) == C.ACL_ERROR_INVALID_PARAM
+    assert "acldvppRoiConfig" in acl.get_recent_err_msg()
+    assert getter(0) == 0 and acl.get_recent_err_msg()
+    if field not in ("data", "timestamp", "thread_id"):
+        assert setter(desc, 1 << 40) == C.ACL_ERROR_INVALID_PARAM
+        assert getter(desc) == value          # a refused call changes nothing
+    with pytest.raises(TypeError):
+        setter(desc, "three")
