@@ -1,17 +1,19 @@
 """Student copies and nbgrader assignments, derived from the committed chapters.
 
-A chapter lays out each exercise as two cells: the exercise (tagged ``exercise``: what to do,
-the given code with ``...`` placeholders, then ``exercises.check("NN.k", ...)``) and its
-hidden solution (tagged ``solution``: ``# Solution to exercise NN.k: ...``, the whole code,
-the same check). From them:
+A chapter's exercise is one cell (tagged ``exercise``: what to do, the given code with a
+``...`` placeholder line, then ``exercises.check("NN.k", ...)``); its solution lives in the
+kit (``exercises.solution("NN.k")``: the code that replaces the placeholder line). A chapter
+not converted yet may still follow the exercise with a hidden solution cell (tagged
+``solution``: ``# Solution to exercise NN.k: ...``, the whole code, the same check). From
+them:
 
-- ``student(OUT)``: every chapter without its solution cells; the exercise cells stay, so each
+- ``student(OUT)``: every chapter without any solution; the exercise cells stay, so each
   check still says "not yet" until the learner's code works.
 - ``assignments(OUT)``: an nbgrader source tree, ``OUT/source/chNN/<chapter>.ipynb``. Each
   exercise becomes a solution cell (the given code, the solution's own lines between
   ``### BEGIN SOLUTION`` / ``### END SOLUTION``, the check) and a locked grade cell
   ``exNN_k`` that runs the check again and asserts it passed. nbgrader metadata lives only
-  in these copies, never in the chapters.
+  in these copies, never in the chapters. Solution comments come in the edition's language.
 """
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .i18n import _, join_list
+from . import exercises as _exercises
+from .i18n import _, get_language, join_list, set_language
 
 SOLUTION_HEADER = "# Solution to exercise "
 CHECK = re.compile(r'^exercises\.check\("(?P<id>\d\d\.\d+)"(?P<args>.*)\)\s*$')
@@ -33,8 +36,9 @@ POINTS = 1
 class Exercise:
     id: str             # "02.1"
     cell: dict          # the exercise cell
-    solution: dict      # its solution cell
+    solution: dict | None   # its hidden solution cell (a chapter not converted yet), or None
     check: str          # the check call, as written: exercises.check("02.1", acl, pages)
+    code: str = ""      # the kit's solution: the code that replaces the placeholder line
 
     @property
     def grade_id(self) -> str:
@@ -50,8 +54,28 @@ def _tags(cell: dict) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
+LANGUAGE_LINE = re.compile(r'^acl_lab\.set_language\("(?P<lang>[\w-]+)"\)', re.M)
+
+
+def _solution_code(nb: dict, exercise_id: str) -> str:
+    """The kit's solution of ``exercise_id`` with comments in the notebook's language (its
+    first code cell sets it), "" if the kit has none."""
+    spec = _exercises._spec(exercise_id)
+    if not spec.solution:
+        return ""
+    first = next((_source(c) for c in nb["cells"] if c["cell_type"] == "code"), "")
+    found = LANGUAGE_LINE.search(first)
+    before = get_language()
+    set_language(found["lang"] if found else "en")
+    try:
+        return _exercises._translated(spec.solution)
+    finally:
+        set_language(before)
+
+
 def exercises_of(nb: dict) -> list[Exercise]:
-    """The chapter's exercises, each with its solution cell and check call."""
+    """The chapter's exercises, each with its solution (the kit's, or a hidden solution
+    cell) and check call."""
     found, cells = [], nb["cells"]
     for i, cell in enumerate(cells):
         if "exercise" not in _tags(cell):
@@ -61,12 +85,15 @@ def exercises_of(nb: dict) -> list[Exercise]:
         if match is None:
             raise ValueError(_("exercise cell does not end with its check: {line}").format(
                 line=repr(last)))
+        code = _solution_code(nb, match["id"])
         solution = next((c for c in cells[i + 1:] if {"solution", "exercise"} & set(_tags(c))),
                         None)
-        if solution is None or "solution" not in _tags(solution):
+        if solution is not None and "solution" not in _tags(solution):
+            solution = None
+        if solution is None and not code:
             raise ValueError(_("exercise {id} has no solution cell after it").format(
                 id=match["id"]))
-        found.append(Exercise(match["id"], cell, solution, last))
+        found.append(Exercise(match["id"], cell, solution, last, code))
     return found
 
 
@@ -84,6 +111,11 @@ def _split(ex: Exercise) -> tuple[list[str], list[str], list[str], list[str]]:
     while head < len(lines) and lines[head].startswith("#"):
         head += 1
     task, given = lines[:head], lines[head:]
+    if ex.solution is None:
+        at = next(i for i, line in enumerate(given) if _exercises.PLACEHOLDER.match(line))
+        pad = _exercises.PLACEHOLDER.match(given[at])["indent"]
+        own = [pad + line if line.strip() else line for line in ex.code.splitlines()]
+        return task, given[:at], own, given[at + 1:]
     answer = _source(ex.solution).rstrip().splitlines()
     if answer and answer[0].startswith(SOLUTION_HEADER):
         answer = answer[1:]
@@ -120,7 +152,7 @@ def assignment_cells(ex: Exercise) -> list[dict]:
     """The solution cell and the locked grade cell that replace an exercise and its solution."""
     task, before, own, after = _split(ex)
     pad = _indent(own)
-    checks_itself = any(f'exercises.check("{ex.id}"' in line for line in own)
+    checks_itself = ex.solution is not None and any(f'exercises.check("{ex.id}"' in line for line in own)
     # a solution that checks, then releases what the check looked at, must not be checked
     # again after it: the grade cell reads that check's result instead
     last = _("# Check your answer with {check}").format(check=ex.check) if checks_itself \
@@ -153,9 +185,22 @@ def _without_solutions(nb: dict, replace) -> dict:
     return out
 
 
+#: what a student copy's first code cell adds after it imports the exercises
+SOLUTIONS_OFF = "exercises.switch_solutions_off()"
+
+
 def student_notebook(nb: dict) -> dict:
-    """The chapter without its solution cells (outputs kept: each check says "not yet")."""
-    return _without_solutions(nb, lambda ex: [ex.cell])
+    """The chapter without any solution (outputs kept: each check says "not yet"): no
+    solution cells, and its first code cell switches exercises.solution() off."""
+    out = _without_solutions(nb, lambda ex: [ex.cell])
+    first = next((c for c in out["cells"] if c["cell_type"] == "code"), None)
+    if first is not None and "from acl_lab import exercises" in _source(first):
+        lines = _source(first).split("\n")
+        at = next(i for i, line in enumerate(lines) if "from acl_lab import exercises" in line)
+        lines.insert(at + 1, SOLUTIONS_OFF + "   " +
+                     _("# a student copy: no solutions; follow the hints"))
+        first["source"] = "\n".join(lines)
+    return out
 
 
 def source_notebook(nb: dict) -> dict:

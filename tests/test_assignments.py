@@ -80,10 +80,14 @@ def test_the_chapters_carry_no_nbgrader_metadata():
 
 @pytest.mark.parametrize("chapter", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_copy_drops_only_the_solutions(tree, chapter):
+    """No hidden solution cell, and exercises.solution() switched off in its first cell."""
     original, copy = _nb(chapter), _nb(tree / "student" / chapter.name)
     solutions = _tagged(original, "solution")
-    assert solutions and not _tagged(copy, "solution")
-    assert copy["cells"] == [c for c in original["cells"] if c not in solutions]
+    assert not _tagged(copy, "solution")
+    kept = [c for c in original["cells"] if c not in solutions]
+    first = next(i for i, c in enumerate(kept) if c["cell_type"] == "code")
+    assert assignments.SOLUTIONS_OFF in _src(copy["cells"][first])
+    assert copy["cells"][:first] + copy["cells"][first + 1:] == kept[:first] + kept[first + 1:]
     for cell in _tagged(copy, "exercise"):
         if not cell["outputs"]:
             continue        # a chapter committed unexecuted: test_notebooks reports it
@@ -104,6 +108,12 @@ def test_student_copy_runs_and_every_check_says_not_yet(tree):
     for cell in exercises:
         assert [o.output_type for o in cell.outputs] == ["execute_result"]
         assert "not yet" in cell.outputs[0]["data"]["text/plain"]
+    ask = nbformat.v4.new_code_cell('exercises.solution("02.1")')
+    nb.cells.append(ask)
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    shown = ask.outputs[0]["data"]["text/plain"]
+    assert "switched off" in shown and "def pages" not in shown
 
 
 def test_last_is_the_latest_result_of_each_exercise(acl):

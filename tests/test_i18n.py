@@ -227,12 +227,13 @@ def test_exercise_feedback_speaks_the_learners_language(chinese):
     acl = acl_lab.load()
     try:
         assert acl.init() == 0
+        exercises.forget()
         count, _ = acl.rt.get_device_count()
-        assert "这是整个 (count, ret) 元组；请解包" in repr(
+        assert "是整个 (count, ret) 元组：只保留它的第一个元素" in repr(
             exercises.check("00.1", acl, acl.rt.get_device_count()))
         assert repr(exercises.check("00.1", acl, count)).endswith(
             f"这台机器有 {count} 个Device，编号从 0 到 {count - 1}。")
-        assert "ptr 应该是 int，而不是 str（'x'）。before = " in repr(
+        assert "ptr 应该是 int，而不是 str（'x'）。在 malloc 之前读取 " in repr(
             exercises.check("04.2", "x", 0))          # then the hint
     finally:
         acl_lab.reset()

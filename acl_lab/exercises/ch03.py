@@ -7,7 +7,7 @@ import numpy as np
 import acl_lab
 from acl_lab import constants as C
 
-from . import NotYet, exercise
+from . import NotYet, calls_since_start, exercise, learner_name
 from ..i18n import _
 from ..trace import untraced
 from .ch02 import live_allocation
@@ -31,69 +31,122 @@ def _as_bytes(array) -> np.ndarray:
     return np.ascontiguousarray(array).reshape(-1).view(np.uint8)
 
 
-ROUND_TRIP_HINT = ("Two synchronous copies: acl.rt.memcpy(dev_buf, data.nbytes, "
-                   "acl.util.numpy_to_ptr(data), data.nbytes, ACL_MEMCPY_HOST_TO_DEVICE), then "
-                   "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
-                   "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST).")
+def _round_trip(acl):
+    """03.1: data (64 bytes), dev_buf to hold them, result to get them back into."""
+    data = (np.arange(64) * 3).astype(np.uint8)
+    dev_buf, _r = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    return data, dev_buf, np.zeros(64, dtype=np.uint8)
 
 
-@exercise("03.1", "Round trip", ROUND_TRIP_HINT)
+@exercise("03.1", "Round trip",
+          "Two synchronous copies (aclrtMemcpy): host to device, then device to host. "
+          "acl.util.numpy_to_ptr(array) gives a numpy array's address, and the kind names "
+          "the direction.",
+          level="easy",
+          more=("acl.rt.memcpy(dst, dest_max, src, count, kind): first into dev_buf from the "
+                "address of data with ACL_MEMCPY_HOST_TO_DEVICE, then into the address of "
+                "result from dev_buf with ACL_MEMCPY_DEVICE_TO_HOST; count is data.nbytes.",),
+          setup=_round_trip,
+          solution="""
+          acl.rt.memcpy(dev_buf, data.nbytes, acl.util.numpy_to_ptr(data), data.nbytes,
+                        ACL_MEMCPY_HOST_TO_DEVICE)           # host -> device
+          acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, data.nbytes,
+                        ACL_MEMCPY_DEVICE_TO_HOST)           # and back
+          """)
 def round_trip(acl, dev_buf: int, result: np.ndarray, data: np.ndarray):
+    names = {"dev_buf": learner_name(dev_buf, "dev_buf"),
+             "result": learner_name(result, "result"), "data": learner_name(data, "data")}
     want = _as_bytes(data)
     if not np.array_equal(device_bytes(acl, dev_buf, want.size), want):
-        raise NotYet(_("dev_buf does not hold the data yet. {hint}").format(
-            hint=_(ROUND_TRIP_HINT)))
+        raise NotYet(_("{dev_buf} does not hold {data} yet: copy it host to device "
+                       "first.").format(**names))
     if not np.array_equal(_as_bytes(result), want):
-        raise NotYet(_("dev_buf holds the data, but result does not: "
-                       "acl.rt.memcpy(acl.util.numpy_to_ptr(result), result.nbytes, dev_buf, "
-                       "data.nbytes, ACL_MEMCPY_DEVICE_TO_HOST)."))
+        raise NotYet(_("{dev_buf} holds {data}, but {result} does not: copy it back, device "
+                       "to host, into the address of {result}.").format(**names))
     return _("{count} bytes went to the device and came back unchanged.").format(
         count=want.size)
 
 
+def _staged(acl):
+    """03.2: a stream, a pinned staging buffer, and two device buffers."""
+    stream, _r = acl.rt.create_stream()
+    staging, _r = acl.rt.malloc_host(4096)
+    dev_a, _r = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    dev_b, _r = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    return stream, staging, dev_a, dev_b
+
+
 @exercise("03.2", "Don't overwrite a buffer in flight",
           "memcpy_async reads its source when the stream runs the copy, not when you call "
-          "it: add acl.rt.synchronize_stream(stream) after the first copy, before "
-          "`staging` is refilled.")
+          "it. The cell refills staging right after issuing the first copy: what must have "
+          "happened to that copy before staging changes?",
+          level="medium",
+          more=("Wait for the stream (aclrtSynchronizeStream) after the first copy, before "
+                "staging is refilled.",),
+          setup=_staged,
+          solution="""
+          acl.rt.synchronize_stream(stream)          # the first copy has read staging: now reuse it
+          """)
 def staged_twice(acl, dev_a: int, dev_b: int, first: np.ndarray, second: np.ndarray):
+    names = {"dev_a": learner_name(dev_a, "dev_a"), "dev_b": learner_name(dev_b, "dev_b")}
     got_a = device_bytes(acl, dev_a, _as_bytes(first).size)
     if np.array_equal(got_a, _as_bytes(second)):
-        raise NotYet(_("dev_a received the *second* batch: the first copy ran only after you "
-                       "had refilled the staging buffer. Wait for it with "
+        raise NotYet(_("{dev_a} received the *second* batch: the first copy ran only after "
+                       "the staging buffer was refilled.").format(**names),
+                     _("{dev_a} received the *second* batch. Wait for the first copy with "
                        "acl.rt.synchronize_stream(stream) right after the first memcpy_async "
-                       "(or synchronize_event on an event recorded after it)."))
+                       "(or synchronize_event on an event recorded after it).").format(**names))
     if not np.array_equal(got_a, _as_bytes(first)):
-        raise NotYet(_("dev_a does not hold the first batch: keep the first copy and let it "
-                       "finish before the staging buffer changes."))
+        raise NotYet(_("{dev_a} does not hold the first batch: keep the first copy and let it "
+                       "finish before the staging buffer changes.").format(**names))
     if not np.array_equal(device_bytes(acl, dev_b, _as_bytes(second).size), _as_bytes(second)):
-        raise NotYet(_("dev_b does not hold the second batch: synchronize the stream at the "
-                       "end."))
+        raise NotYet(_("{dev_b} does not hold the second batch: synchronize the stream at the "
+                       "end.").format(**names))
     return _("each batch reached its buffer: the staging buffer changed only after its copy "
              "ran.")
 
 
+def _upload(acl):
+    """03.3: a stream, a pinned staging buffer, a numpy payload and dev_in for it."""
+    stream, _r = acl.rt.create_stream()
+    staging, _r = acl.rt.malloc_host(4096)
+    payload = (np.arange(4096) % 251).astype(np.uint8)
+    dev_in, _r = acl.rt.malloc(4096, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    return stream, staging, payload, dev_in
+
+
 @exercise("03.3", "A truly asynchronous upload",
-          "Stage the array in pinned memory first: host_view(staging, payload.nbytes)[:] = "
-          "payload, then acl.rt.memcpy_async(dev_in, payload.nbytes, staging, payload.nbytes, "
-          "ACL_MEMCPY_HOST_TO_DEVICE, stream), then acl.rt.synchronize_stream(stream).")
+          "ACL runs an async copy from pageable memory (a numpy array) synchronously. For a "
+          "copy that really runs on the stream, the source must be pinned memory, like "
+          "staging (from malloc_host). Then wait for the stream.",
+          level="hard",
+          more=("Put payload into host_view(staging, payload.nbytes) first; then memcpy_async "
+                "from staging into dev_in with ACL_MEMCPY_HOST_TO_DEVICE on stream; then "
+                "synchronize the stream.",),
+          setup=_upload,
+          solution="""
+          host_view(staging, payload.nbytes)[:] = payload        # stage the data in pinned memory
+          acl.rt.memcpy_async(dev_in, payload.nbytes, staging, payload.nbytes,
+                              ACL_MEMCPY_HOST_TO_DEVICE, stream)
+          acl.rt.synchronize_stream(stream)
+          """)
 def pinned_upload(acl, dev_in: int, payload: np.ndarray, stream: int):
+    names = {"dev_in": learner_name(dev_in, "dev_in"),
+             "payload": learner_name(payload, "payload"), "stream": learner_name(stream, "stream")}
     want = _as_bytes(payload)
-    uploads = [c for c in acl_lab.tracer().calls if c.name == "rt.memcpy_async"
+    uploads = [c for c in calls_since_start() if c.name == "rt.memcpy_async"
                and c.args[:1] == (dev_in,) and c.args[-1:] == (stream,) and c.ret == 0]
     if not uploads:
-        raise NotYet(_("no successful acl.rt.memcpy_async into dev_in on the stream yet. "
-                       "Stage the array in pinned memory first: host_view(staging, "
-                       "payload.nbytes)[:] = payload, then acl.rt.memcpy_async(dev_in, "
-                       "payload.nbytes, staging, payload.nbytes, ACL_MEMCPY_HOST_TO_DEVICE, "
-                       "stream), then acl.rt.synchronize_stream(stream)."))
+        raise NotYet(_("no successful acl.rt.memcpy_async into {dev_in} on {stream} yet: "
+                       "after a refused call, acl.get_recent_err_msg() says why.").format(
+                           **names))
     source = live_allocation(uploads[-1].args[2])
     if source is None or not source["pinned"]:
         raise NotYet(_("the async copy read pageable memory (a numpy array), so ACL ran it "
-                       "synchronously. Stage the data in the pinned buffer first "
-                       "(host_view(staging, payload.nbytes)[:] = payload) and copy from "
-                       "staging."))
+                       "synchronously. Stage {payload} in the pinned buffer first and copy "
+                       "from there.").format(**names))
     if not np.array_equal(device_bytes(acl, dev_in, want.size), want):
-        raise NotYet(_("dev_in does not hold the payload: fill the staging buffer before the "
-                       "copy, and synchronize the stream before checking."))
+        raise NotYet(_("{dev_in} does not hold {payload}: fill the staging buffer before the "
+                       "copy, and synchronize the stream before checking.").format(**names))
     return _("the upload ran on the stream from pinned memory, and dev_in holds the "
              "payload.")
