@@ -111,6 +111,12 @@ class AddressMap:
             return _("freed by {call}").format(call=why[0])
         return why
 
+    def freed_by(self, ptr: int) -> str | None:
+        """The free call that released the block starting at ``ptr``, if one did and no live
+        block took its place (a pointer used after that is a use-after-free)."""
+        why = self._gone.get(ptr)
+        return why[0] if isinstance(why, tuple) and self.find(ptr) is None else None
+
     def find(self, addr: int):
         """The live block containing ``addr`` (registrations whose array died are dropped)."""
         block = self.blocks.get(addr)      # most pointers passed are a block's start

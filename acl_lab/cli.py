@@ -1,15 +1,17 @@
-"""``acl-lab doctor | lab | bench | atc | assignments | student | selftest``.
+"""``acl-lab doctor | lab | bench | atc | run | assignments | student | selftest``.
 
 doctor: one screen for a workshop helper desk — versions, which backends can run here and
 why not, what ``acl_lab.load()`` would pick, and whether Jupyter can show the widgets.
 lab: JupyterLab at chapter 00. bench: the benchmark table (``python -m benchmarks``).
 atc: ATC's command line, ONNX model -> offline model (.om) for the simulator (acl_lab.atc).
+run: a pyACL program unchanged on the simulator, then its report (acl_lab.run).
 assignments / student: nbgrader source notebooks / copies without solutions (acl_lab.assignments).
 selftest: the contract suite on this machine's NPU against the simulator, one report
 (acl_lab.selftest).
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import importlib.metadata
 import json
@@ -285,6 +287,28 @@ def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | N
     return 0
 
 
+def run(program: str, args: list[str], profile: str | None, json_path: Path | None,
+        strict: bool) -> int:
+    """`acl-lab run`: the program's own exit status (1 if it raised), its report on stderr."""
+    from .run import run_program
+
+    if not Path(program).is_file():
+        print(_("acl-lab run: {program} is not a file").format(program=program),
+              file=sys.stderr)
+        return 2
+    report = run_program(program, args, profile)
+    sys.stdout.flush()
+    print(report.render(), file=sys.stderr)
+    if json_path is not None:
+        json_path.write_text(json.dumps(report.as_json(), indent=1, ensure_ascii=False),
+                             encoding="utf-8")
+    if report.status == "exception":
+        return 1
+    if report.status.startswith("exit "):
+        return int(report.status.split()[1])
+    return 1 if strict and report.findings() else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(prog="acl-lab", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -300,6 +324,17 @@ def main(argv: list[str] | None = None) -> int:
                                                       "model (.om): --model=M.onnx "
                                                       "--framework=5 --output=M "
                                                       "--soc_version=..."))
+    run_parser = commands.add_parser("run", help=_("run a pyACL program unchanged on the "
+                                                   "simulator, then report its misuse and leaks"))
+    run_parser.add_argument("--profile", default=None,
+                            help=_("the simulated device: 910b (default), 310, 310p, 200dk"))
+    run_parser.add_argument("--json", type=Path, default=None, metavar="PATH",
+                            help=_("also write the report as JSON to PATH"))
+    run_parser.add_argument("--strict", action="store_true",
+                            help=_("exit with status 1 when the report finds misuse or leaks"))
+    run_parser.add_argument("program", help=_("the Python program (app.py)"))
+    run_parser.add_argument("args", nargs=argparse.REMAINDER,
+                            help=_("its own arguments (sys.argv[1:])"))
     for name, what in (("assignments", _("write an nbgrader source tree: OUT/source/chNN/")),
                        ("student", _("write the chapters without their solutions into OUT"))):
         sub = commands.add_parser(name, help=what)
@@ -324,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("assignments", "student"):
         with _speaking(args.lang) as language:
             return copies(args.command, args.out, args.chapters, args.notebooks, language)
+    if args.command == "run":
+        return run(args.program, args.args + extra, args.profile, args.json, args.strict)
     if args.command == "atc":
         from .atc import main as atc
         return atc(extra)

@@ -253,17 +253,57 @@ def pyacl_functions(acl) -> dict[str, dict[str, Callable]]:
     return found
 
 
+def missing_call(name: str, simulated: bool) -> AttributeError:
+    """A pyACL call the backend does not have, said in plain words (``hasattr`` stays
+    False: it is an AttributeError)."""
+    if simulated:
+        return AttributeError(_("acl.{name}: acl_lab does not simulate this pyACL call yet, so "
+                                "a program that calls it cannot run on the simulator. Ask for "
+                                "it in acl_lab's issue tracker (name the call and the program "
+                                "that needs it); docs/call-map.md lists every call the "
+                                "simulator has.").format(name=name))
+    return AttributeError(_("acl.{name}: the pyACL installed here has no such call (it may "
+                            "come with another CANN version); check the name in the pyACL "
+                            "reference.").format(name=name))
+
+
+class Namespace(types.SimpleNamespace):
+    """One traced pyACL namespace (acl.rt, acl.mdl, ...): a missing call explains itself."""
+
+    def __init__(self, prefix: str, simulated: bool):
+        super().__init__()
+        self.__dict__["_where"] = (prefix, simulated)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        prefix, simulated = self.__dict__["_where"]
+        raise missing_call(f"{prefix}.{name}", simulated)
+
+    def __dir__(self):
+        return [k for k in self.__dict__ if not k.startswith("_")]
+
+    def __repr__(self) -> str:
+        return f"<acl.{self.__dict__['_where'][0]} (traced)>"
+
+
 class Traced:
     """A pyACL-shaped object whose every function records into ``trace``."""
 
     def __init__(self, target, trace: Trace):
         self._target = target
+        simulated = not isinstance(target, types.ModuleType)   # real pyACL is a module
         for ns, functions in pyacl_functions(target).items():
-            holder = types.SimpleNamespace() if ns else self
+            holder = Namespace(ns, simulated) if ns else self
             for name, fn in functions.items():
                 setattr(holder, name, trace.wrap(f"{ns}.{name}" if ns else name, fn))
             if ns:
                 setattr(self, ns, holder)
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "_target":
+            raise AttributeError(name)
+        raise missing_call(name, not isinstance(self._target, types.ModuleType))
 
     def __repr__(self) -> str:
         return f"<acl (traced {type(self._target).__name__})>"

@@ -41,7 +41,8 @@ def test_help_shows_pyacl_parameters_and_the_c_prototype(bare_acl, name):
     else:
         assert first.startswith(proto.c + " → "), first
         assert re.search(rf"\b{proto.c_name}\(", first)
-    assert first.endswith(f"= acl.{name}({', '.join(params)})"), first
+    call = f"acl.{name}({', '.join(params)})"     # a void C function returns nothing
+    assert first.endswith(f"= {call}" if proto.returns else f"→ {call}"), first
     # the traced acl shows exactly what the simulator's own function shows
     plain = untraced(fn)
     assert inspect.signature(plain) == inspect.signature(fn)

@@ -11,6 +11,7 @@ import json
 import math
 import operator
 import os
+import sys
 import threading
 
 import numpy as np
@@ -1036,6 +1037,21 @@ class SimAcl(_Namespace, _DataBuffers):
 
     def get_soc_name(self):
         return self._sim.rt.profile.soc_name
+
+    def app_log(self, log_level, message):
+        """aclAppLog: the program's own log line, with the Python caller as func:file:line
+        (acl_lab/sim/applog.py says where it goes)."""
+        level = as_int("aclAppLog", "logLevel", log_level)
+        if not isinstance(message, str):
+            raise TypeError(f"app_log: message must be a str, not {type(message).__name__}")
+        frame = sys._getframe(1)
+        while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+                "acl_lab."):
+            frame = frame.f_back
+        rt = self._sim.rt
+        with rt.lock:
+            rt.plog.write(level, threading.current_thread().name, frame.f_code.co_name,
+                          os.path.basename(frame.f_code.co_filename), frame.f_lineno, message)
 
     def get_recent_err_msg(self):
         """The explanation of this thread's most recent failure. As aclGetRecentErrMsg, reading

@@ -150,6 +150,8 @@ PROTOTYPES: dict[str, Prototype] = {
     "mdl.finalize_dump": P("aclError aclmdlFinalizeDump()", "ret"),
     # ----- hicann/runtime include/external/acl/acl_base_rt.h ---------------------------
     "get_soc_name": P("const char *aclrtGetSocName()", "soc_name"),
+    "app_log": P("void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, "
+                 "uint32_t line, const char *fmt, ...)", ""),
     "create_data_buffer": P("aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)",
                             "data_buffer"),
     "destroy_data_buffer": P("aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)",
@@ -287,7 +289,8 @@ def public_functions(facade: dict[str, type]):
 
 def python_call(name: str, parameters) -> str:
     """``dev_ptr, ret = acl.rt.malloc(size, policy)``"""
-    return f"{PROTOTYPES[name].returns} = acl.{name}({', '.join(parameters)})"
+    returns = PROTOTYPES[name].returns      # "" for a void C function
+    return f"{returns + ' = ' if returns else ''}acl.{name}({', '.join(parameters)})"
 
 
 def summary(name: str, parameters) -> str:

@@ -18,6 +18,7 @@ from ..memory_rules import c_name
 from ..snapshot_schema import Snapshot
 from .memory import FREED_BY_CALL, Allocation, Memory
 from .model import Models
+from .applog import AppLog
 from .callbacks import Callbacks
 from .ops import Operators
 from .peer import PeerAccess
@@ -67,6 +68,7 @@ class Runtime:
         self.ops = Operators(self)
         self.models = Models(self)            # offline models, datasets, data buffers
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
+        self.plog = AppLog()                  # aclAppLog lines (the plog files of CANN)
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self._local = threads.Local()         # per-thread current context, last error
 
