@@ -3,7 +3,8 @@
     acl-lab atc --model=resnet.onnx --framework=5 --output=resnet --soc_version=Ascend910B3
 
 Flags follow ATC's (--model, --framework, --output, --soc_version, --input_format,
---input_shape, --input_fp16_nodes, --output_type, --out_nodes); failures print an
+--input_shape, --input_fp16_nodes, --output_type, --out_nodes, --dynamic_batch_size,
+--dynamic_image_size, --insert_op_conf); failures print an
 E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only ONNX
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
 The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
@@ -17,22 +18,15 @@ import sys
 from pathlib import Path
 
 from . import constants as C
-from .align import align_up
+from . import om_aipp, om_dynamic, om_graph
 from .argparse_i18n import ArgumentParser, translate
 from .i18n import _
-from .om import ACL_DTYPE, MEM_ALIGN, OfflineModel, TensorDesc
+from .om import OfflineModel, TensorDesc
 
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 SOC_VERSION = re.compile(r"^Ascend(310|310B[1-4]|310P[1-7]|910|910[AB]|910B[1-4]|910_93\d*)$")
 FORMATS = {"NCHW": C.ACL_FORMAT_NCHW, "NHWC": C.ACL_FORMAT_NHWC, "ND": C.ACL_FORMAT_ND}
 OUTPUT_TYPES = {"FP32": C.ACL_FLOAT, "FP16": C.ACL_FLOAT16, "UINT8": C.ACL_UINT8}
-#: ONNX operators the simulated AI Core runs (anything else is refused, as ATC refuses an
-#: operator it has no parser or kernel for)
-SUPPORTED_OPS = frozenset({
-    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
-    "Div", "Dropout", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Identity",
-    "LeakyRelu", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape", "Sigmoid",
-    "Softmax", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze"})
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
 SUCCESS = "ATC run success, welcome to the next use."
 
@@ -69,6 +63,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out_nodes", default="", help=_("accepted for compatibility; outputs "
                                                      "are the graph's outputs"))
     p.add_argument("--weight", default="", help=_("Caffe weights (not used for ONNX)"))
+    p.add_argument("--dynamic_batch_size", default="",
+                   help=_('batch gears, e.g. "1,2,4" (with -1 as N in --input_shape)'))
+    p.add_argument("--insert_op_conf", default="",
+                   help=_("an aipp.cfg: static AIPP compiled in before the network"))
+    p.add_argument("--dynamic_image_size", default="",
+                   help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
+                          '--input_shape)'))
     return p
 
 
@@ -113,25 +114,20 @@ def convert(args: argparse.Namespace) -> tuple[Path, OfflineModel]:
 
 
 def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
-    import onnx
-    from onnx import shape_inference
-
+    """The offline model of ``onnx_bytes`` as the flags ask: the graph checked (operators,
+    data, static shapes), its inputs fixed, its description and sizes worked out."""
     try:
-        model = onnx.load_from_string(onnx_bytes)
-        onnx.checker.check_model(model)
-    except Exception as e:   # protobuf DecodeError, ValidationError: not a usable ONNX graph
-        raise _invalid("model", args.model, _("not a valid ONNX model ({error}: {message})").format(
-            error=type(e).__name__,
-            message=str(e).splitlines()[0] if str(e) else _("parse error"))) from None
-    graph = model.graph
-    for node in graph.node:
-        if node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx"):
+        model = om_graph.parse(onnx_bytes)
+        om_graph.check_ops(model.graph)
+    except om_graph.GraphError as e:
+        if e.op:
             raise AtcError(_("E19010: No parser is registered for Op [{name}, optype "
-                             "[{optype}]].").format(name=node.name or node.output[0],
-                                                     optype=node.op_type))
-    weights = {t.name for t in graph.initializer}
+                             "[{optype}]].").format(name=e.node, optype=e.op)) from None
+        raise _invalid("model", args.model, str(e)) from None
+    graph = model.graph
     fixed = _shapes(args.input_shape)
     fp16 = set(filter(None, args.input_fp16_nodes.split(";")))
+    weights = {t.name for t in graph.initializer}
     inputs = [i for i in graph.input if i.name not in weights]
     for name in list(fixed) + sorted(fp16):
         if name not in {i.name for i in inputs}:
@@ -141,45 +137,133 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                                                 inputs=[i.name for i in inputs]))
     for i in inputs:
         if i.name in fixed:
-            dims = i.type.tensor_type.shape.dim
-            if len(dims) != len(fixed[i.name]):
-                raise _invalid("input_shape", args.input_shape,
-                               _("input {name} has {count} dimensions").format(
-                                   name=i.name, count=len(dims)))
-            for d, v in zip(dims, fixed[i.name]):
-                d.Clear()
-                d.dim_value = v
-    inferred = shape_inference.infer_shapes(model, strict_mode=True)
-
-    def desc(vi, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:
-        t = vi.type.tensor_type
-        dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
-        if -1 in dims:
-            raise _invalid("input_shape", vi.name, _(
-                '{name} has a dynamic shape {dims}; fix it with --input_shape="{name}:..." '
-                '(acl_lab builds static models only).').format(name=vi.name, dims=list(dims)))
-        onnx_dtype = ACL_DTYPE.get(t.elem_type)
-        if onnx_dtype is None:
-            raise AtcError(_("E19999: tensor {name} has ONNX element type {type}, which "
-                             "acl_lab does not support.").format(name=vi.name,
-                                                                 type=t.elem_type))
-        return TensorDesc(vi.name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
-
+            _fix_dims(i, fixed[i.name], args.input_shape)
+    gears, axes = _gears(args, fixed)
+    for o in graph.output if gears else ():     # each gear has its own: inferred per gear
+        for k, d in enumerate(o.type.tensor_type.shape.dim):
+            d.Clear()
+            d.dim_param = f"{o.name}_{k}"
+    at = {}                                  # input dims at each gear (none: a static model)
+    for gear in gears:
+        at[gear] = {name: tuple(gear[axes[name].index(k)] if k in axes[name] else d
+                                for k, d in enumerate(fixed[name])) for name in axes}
+    largest = max(gears, key=om_dynamic._product) if gears else None
+    facts = _inspect(model, args, at.get(largest))
+    _check_executable(model)
     in_fmt = FORMATS[args.input_format]
-    ins = tuple(desc(i, C.ACL_FLOAT16 if i.name in fp16 else None,
-                     in_fmt if len(i.type.tensor_type.shape.dim) == 4 else C.ACL_FORMAT_ND)
-                for i in inferred.graph.input if i.name not in weights)
     out_dtype = OUTPUT_TYPES.get(args.output_type)
-    outs = tuple(desc(o, out_dtype) for o in inferred.graph.output)
-    features = sum(align_up(desc(v).size, MEM_ALIGN) for v in inferred.graph.value_info)
-    weight = sum(align_up(_nbytes(t), MEM_ALIGN) for t in graph.initializer)
-    return OfflineModel(args.soc_version, ins, outs, max(features, 512), weight,
-                        inferred.SerializeToString(), len(graph.node))
+    ins = tuple(_desc(i.name, facts, C.ACL_FLOAT16 if i.name in fp16 else None,
+                      in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
+                for i in inputs)
+    outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
+    aipp = _aipp(args, ins, gears, fp16)
+    if aipp:
+        replaced = {a.input: a.input_desc() for a in aipp}
+        ins = tuple(replaced.get(t.name, t) for t in ins)
+    dynamic = None
+    if gears:
+        kind = "batch" if args.dynamic_batch_size else "hw"
+        per_gear = tuple(tuple(_inspect(model, args, at[g]).shapes[o.name][0]
+                               for o in graph.output) for g in gears)
+        dynamic = om_dynamic.Gears(kind, axes, gears, per_gear)
+        ins += (om_dynamic.mbatch_desc(kind),)
+    graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
+    return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
+                        graph_bytes, facts.nodes, dynamic, aipp)
 
 
-def _nbytes(tensor) -> int:
-    from onnx import numpy_helper
-    return numpy_helper.to_array(tensor).nbytes
+def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
+    """--insert_op_conf: the static AIPP of each aipp_op block, checked against the graph."""
+    if not args.insert_op_conf:
+        return ()
+    path = Path(args.insert_op_conf)
+    if not path.is_file():
+        raise _invalid("insert_op_conf", args.insert_op_conf,
+                       _("the file does not exist or cannot be read."))
+    try:
+        blocks = om_aipp.parse(path.read_text(encoding="utf-8", errors="replace"))
+        if gears:
+            raise om_aipp.AippError(_("acl_lab does not combine AIPP with dynamic gears"))
+        aipp = tuple(om_aipp.build(b, list(inputs)) for b in blocks)
+        if len({a.input for a in aipp}) != len(aipp):
+            raise om_aipp.AippError(_("two aipp_op blocks name the same input"))
+        if any(a.input in fp16 for a in aipp):
+            raise om_aipp.AippError(_("an AIPP input cannot also be in --input_fp16_nodes"))
+    except om_aipp.AippError as e:
+        raise _invalid("insert_op_conf", args.insert_op_conf, str(e)) from None
+    return aipp
+
+
+def _inspect(model, args, fixed=None):
+    try:
+        return om_graph.inspect(model, fixed)
+    except om_graph.GraphError as e:
+        if e.node:
+            raise _invalid("input_shape", e.node, str(e)) from None
+        raise _invalid("model", args.model, str(e)) from None
+
+
+def _gears(args, fixed: dict) -> tuple[tuple, dict]:
+    """--dynamic_batch_size / --dynamic_image_size: (the gears, input name -> the axes of
+    its -1s the gear sets). Without either, -1 stays an error of the graph (static model)."""
+    if args.dynamic_batch_size and args.dynamic_image_size:
+        raise _invalid("dynamic_image_size", args.dynamic_image_size,
+                       _("--dynamic_batch_size and --dynamic_image_size cannot be used "
+                         "together"))
+    flag = "dynamic_batch_size" if args.dynamic_batch_size else "dynamic_image_size"
+    text = getattr(args, flag)
+    if not text:
+        return (), {}
+    kind = "batch" if flag == "dynamic_batch_size" else "hw"
+    try:
+        gears = om_dynamic.parse_flag(kind, text)
+    except ValueError as e:
+        raise _invalid(flag, text, str(e)) from None
+    want = [0] if kind == "batch" else ([1, 2] if args.input_format == "NHWC" else [2, 3])
+    axes = {name: [k for k, d in enumerate(dims) if d == -1]
+            for name, dims in fixed.items() if -1 in dims}
+    if not axes or any(a != want or (kind == "hw" and len(fixed[n]) != 4)
+                       for n, a in axes.items()):
+        raise _invalid("input_shape", args.input_shape,
+                       _("with --{flag}, --input_shape must give -1 exactly where the gear "
+                         "goes: {where}").format(
+                             flag=flag, where=_("N (the first dimension)") if kind == "batch"
+                             else _("H and W of a 4-D {format} input").format(
+                                 format=args.input_format)))
+    return gears, {name: tuple(a) for name, a in axes.items()}
+
+
+def _check_executable(model) -> None:
+    """The executor builds the graph (without its weights' data) as a load will: a graph
+    that converts also loads."""
+    from .sim.executor import Session
+
+    try:
+        Session(om_graph.skeleton(model).SerializeToString())
+    except (ImportError, MemoryError):
+        raise
+    except Exception as e:
+        raise AtcError(_("E19999: the graph cannot be executed: {error}").format(
+            error=f"{type(e).__name__}: {e}"[:300])) from None
+
+
+def _fix_dims(value_info, dims: list[int], text: str) -> None:
+    """--input_shape: the input's dimensions become ``dims``."""
+    have = value_info.type.tensor_type.shape.dim
+    if len(have) != len(dims):
+        raise _invalid("input_shape", text, _("input {name} has {count} dimensions").format(
+            name=value_info.name, count=len(have)))
+    for k, (d, v) in enumerate(zip(have, dims)):
+        d.Clear()
+        if v == -1:          # left open: a gear of --dynamic_batch_size/_image_size sets it
+            d.dim_param = f"{value_info.name}_{k}"
+        else:
+            d.dim_value = v
+
+
+def _desc(name: str, facts, dtype=None, fmt=C.ACL_FORMAT_ND) -> TensorDesc:
+    dims, onnx_dtype = facts.shapes[name]
+    return TensorDesc(name, dims, onnx_dtype if dtype is None else dtype, fmt, onnx_dtype)
 
 
 def main(argv: list[str] | None = None, out=None) -> int:
@@ -188,7 +272,9 @@ def main(argv: list[str] | None = None, out=None) -> int:
         args = _parser().parse_args(argv)
         target, om = convert(args)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(om.to_bytes())
+        with open(target, "wb") as f:       # header, then the graph: no joined copy
+            f.write(om.header())
+            f.write(om.onnx_bytes)
     except AtcError as e:
         print(e, file=out)
         print(FAILED, file=out)

@@ -588,6 +588,29 @@ MEANINGS: dict[str, str] = {
     "ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID": (
         "The model data address is invalid (NULL). Pass the address of the loaded .om bytes."
     ),
+    "ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID": (
+        "The buffer of the dynamic gear input (ascend_mbatch_shape_data) is not device memory "
+        "the runtime can write. Give that input a buffer from acl.rt.malloc."
+    ),
+    "ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID": (
+        "The buffer of the dynamic gear input is too small for the gear. Size it with "
+        "acl.mdl.get_input_size_by_index."
+    ),
+    "ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID": (
+        "The batch size or image size is not one of the model's gears (or none was set). Pick "
+        "one that acl.mdl.get_dynamic_batch / get_dynamic_hw lists."
+    ),
+    "ACL_ERROR_GE_AIPP_BATCH_EMPTY": (
+        "The AIPP parameters hold no batch. Create them for at least one batch."
+    ),
+    "ACL_ERROR_GE_AIPP_NOT_EXIST": (
+        "The model has no AIPP (or not at this input). Convert it with --insert_op_conf to "
+        "compile image preprocessing in."
+    ),
+    "ACL_ERROR_GE_AIPP_MODE_INVALID": (
+        "The AIPP mode does not allow this call: static AIPP is fixed when the model is "
+        "built, dynamic AIPP is set per execution."
+    ),
     "ACL_ERROR_GE_MEMORY_ALLOCATION": (
         "The model's memory could not be allocated on the device. Free device memory or unload "
         "other models."

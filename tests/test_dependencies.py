@@ -46,13 +46,13 @@ def test_the_conda_environments_install_the_pyproject_dependencies(path):
 
 
 def test_the_core_installs_in_pyodide():
-    """JupyterLite installs the wheel with micropip: jupyterlab (tornado, pyzmq) and onnx have
-    no WebAssembly wheels, so neither may be a core dependency there."""
+    """JupyterLite installs the wheel with micropip: jupyterlab (tornado, pyzmq), onnx and
+    onnxruntime have no WebAssembly wheels, so none may be a core dependency there."""
     from packaging.requirements import Requirement
     wasm = {"sys_platform": "emscripten", "platform_system": "Emscripten"}
     core = {Requirement(d).name.lower() for d in _project()["dependencies"]
             if Requirement(d).marker is None or Requirement(d).marker.evaluate(wasm)}
-    assert core.isdisjoint({"jupyterlab", "notebook", "onnx", "tornado", "pyzmq"})
+    assert core.isdisjoint({"jupyterlab", "notebook", "onnx", "onnxruntime", "tornado", "pyzmq"})
     assert {"numpy", "ipywidgets", "sortedcontainers"} <= core
 
 

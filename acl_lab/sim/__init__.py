@@ -20,7 +20,8 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     waits.py        events with flags, timestamps, waits with a time limit, stream queries
     callbacks.py    host callbacks on streams (subscribe, launch, process report)
     capture.py      stream capture into a model RI (ACL Graph), replay, debug JSON
-    model.py        offline models (aclmdl*): load, describe, datasets, execute
+    model.py        offline models (aclmdl*): load, describe, datasets, gears, execute
+    executor.py     what computes a model: onnxruntime (onnx's reference evaluator without it)
     ops.py          aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiles.py     device profiles: memory kinds and sizes, rates, run mode

@@ -161,13 +161,14 @@ class _OfflineModels:
 
     @_api(0, 0)
     def query_size(self, rt, file_name):
-        m = rt.models.read_file(file_name, "aclmdlQuerySize")
+        m = rt.models.read_file(file_name, "aclmdlQuerySize", graph=False)
         return m.work_size, m.weight_size
 
     @_api(0, 0)
     def query_size_from_mem(self, rt, model, model_size):
         c = "aclmdlQuerySizeFromMem"
-        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c)
+        m = rt.models.read_mem(_ptr(c, "model", model), _size(c, "modelSize", model_size), c,
+                               graph=False)
         return m.work_size, m.weight_size
 
     @_api()
@@ -216,7 +217,47 @@ class _OfflineModels:
 
     @_api({})
     def get_input_dims(self, rt, model_desc, index):
-        return self._dims(self._tensor(rt, "aclmdlGetInputDims", model_desc, index, False))
+        """A dynamic model's input reports -1 where its gear decides (the V2 form gives the
+        largest gear's dims)."""
+        c = "aclmdlGetInputDims"
+        handle = _ptr(c, "modelDesc", model_desc)
+        t = self._tensor(rt, c, handle, index, False)
+        gears = rt.models.descs[handle].model.dynamic
+        dims = gears.reported(t.name, t.dims) if gears else t.dims
+        return {"name": t.name, "dimCount": len(dims), "dims": list(dims)}
+
+    @_api({})
+    def get_input_dims_v2(self, rt, model_desc, index):
+        return self._dims(self._tensor(rt, "aclmdlGetInputDimsV2", model_desc, index, False))
+
+    @_api({})
+    def get_dynamic_batch(self, rt, model_desc):
+        c = "aclmdlGetDynamicBatch"
+        gears = rt.models.desc(_ptr(c, "modelDesc", model_desc), c).model.dynamic
+        batch = [g[0] for g in gears.gears] if gears and gears.kind == "batch" else []
+        return {"batchCount": len(batch), "batch": batch}
+
+    @_api({})
+    def get_dynamic_hw(self, rt, model_desc, index):
+        """``index`` is reserved (the C code ignores it; samples pass -1)."""
+        c = "aclmdlGetDynamicHW"
+        _int(c, "index", index)
+        gears = rt.models.desc(_ptr(c, "modelDesc", model_desc), c).model.dynamic
+        hw = [list(g) for g in gears.gears] if gears and gears.kind == "hw" else []
+        return {"hwCount": len(hw), "hw": hw}
+
+    @_api()
+    def set_dynamic_batch_size(self, rt, model_id, dataset, index, batch_size):
+        c = "aclmdlSetDynamicBatchSize"
+        rt.models.set_gear(c, _int(c, "modelId", model_id), _ptr(c, "dataset", dataset),
+                           _size(c, "index", index), (_u64(c, "batchSize", batch_size),))
+
+    @_api()
+    def set_dynamic_hw_size(self, rt, model_id, dataset, index, height, width):
+        c = "aclmdlSetDynamicHWSize"
+        rt.models.set_gear(c, _int(c, "modelId", model_id), _ptr(c, "dataset", dataset),
+                           _size(c, "index", index),
+                           (_u64(c, "height", height), _u64(c, "width", width)))
 
     @_api({})
     def get_output_dims(self, rt, model_desc, index):
@@ -224,8 +265,12 @@ class _OfflineModels:
 
     @_api({})
     def get_cur_output_dims(self, rt, model_desc, index):
-        """Static models: the output dims (dynamic shapes are not modeled)."""
-        return self._dims(self._tensor(rt, "aclmdlGetCurOutputDims", model_desc, index, True))
+        """The output's dims at the gear last set on the model (a static model: its dims)."""
+        c = "aclmdlGetCurOutputDims"
+        handle, index = _ptr(c, "modelDesc", model_desc), _size(c, "index", index)
+        dims = rt.models.cur_output_dims(handle, index, c)
+        name = rt.models.tensor(handle, index, True, c).name
+        return {"name": name, "dimCount": len(dims), "dims": list(dims)}
 
     @_value(C.ACL_DT_UNDEFINED)
     def get_input_data_type(self, rt, model_desc, index):

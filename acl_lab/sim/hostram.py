@@ -111,8 +111,9 @@ def mib(n: int) -> str:
 
 
 class HostRam:
-    """Bytes of host RAM the simulated process holds (``used``), and promised to queued
-    work (``reserved``), against the budget."""
+    """Bytes of host RAM the simulated process holds (``used``: simulated bytes; ``held``:
+    what loaded offline models keep on the host, their executors' weights), and promised to
+    queued work (``reserved``), against the budget."""
 
     def __init__(self, limit: int | None = None, source: str = ""):
         if limit is None:
@@ -121,6 +122,7 @@ class HostRam:
             self._source = lambda: source
         self.limit = limit
         self.used = 0
+        self.held = 0
         self.reserved = 0
 
     @property
@@ -131,7 +133,7 @@ class HostRam:
     def need(self, nbytes: int, call: str, what: str | None = None) -> None:
         """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget (``what``: what
         they are for; simulated bytes if not said)."""
-        if nbytes > 0 and self.used + self.reserved + nbytes > self.limit:
+        if nbytes > 0 and self.used + self.held + self.reserved + nbytes > self.limit:
             what = what or _("simulated bytes")
             raise SimulatorLimit(_(
                 "{call}: the simulation would need {needed} more host RAM for {what}, "
@@ -140,7 +142,7 @@ class HostRam:
                 "acl_lab.reset(), or another profile; set {env} (e.g. {env}=4GiB) only if "
                 "this machine really has the RAM.").format(
                     call=call, needed=mib(nbytes), what=what,
-                    in_use=mib(self.used + self.reserved), budget=mib(self.limit),
+                    in_use=mib(self.used + self.held + self.reserved), budget=mib(self.limit),
                     source=self.source, env=ENV))
 
     def reserve(self, nbytes: int, call: str) -> None:

@@ -13,26 +13,34 @@ model's FAILED, i.e. ACL_ERROR_GE_FAILURE).
 Model memory: loaded with aclmdlLoadFromFile/Mem, ACL allocates the work (feature maps)
 and weight memory on the device and frees it at unload; loaded ...WithMem, the
 application's own allocations are used, checked for size, and stay the application's.
-Execution runs the ONNX graph with onnx's reference evaluator on the bytes in device memory.
+Loading checks the whole model first (om.describe: the header; om_graph.verify: the graph
+against it) and builds its executor (executor.py: onnxruntime) before any memory is taken.
+Execution runs the ONNX graph on the bytes in device memory. Host RAM is budgeted: reading
+a graph, the executor's copy of the weights while loaded, and each execution's peak.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .. import constants as C
-from .. import om
+from .. import om, om_dynamic, om_graph
 from ..i18n import _
 from ..snapshot_schema import OfflineModelRow
 from .memory import Allocation
+from .executor import Session
 from .simerror import SimError
 from .streams import Stream, Task
 
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
+LOAD_COPIES = 3   # a load holds the graph's bytes, their parse, and the executor's copy
+HELD_COPIES = 2   # onnxruntime keeps the weights and, for convolutions, a reordered copy
+ARENA_GROWTH = 2  # and its arena keeps an execution's tensors, grown in doubling chunks
 
 
 def io_name(outputs: bool) -> str:
@@ -61,31 +69,30 @@ class DataBuffer:
 class Dataset:
     handle: int
     buffers: list = field(default_factory=list)
+    gear: tuple | None = None        # set by aclmdlSetDynamicBatchSize / HWSize
 
 
 @dataclass(eq=False)
 class LoadedModel:
     id: int
-    om: om.OfflineModel
+    om: om.OfflineModel                # its description (the graph lives in the session)
     device: int
     work: Allocation
-    weight: Allocation
+    weight: Allocation | None          # None: the model has no weights
     acl_parts: tuple                   # the allocations ACL made for it (freed at unload)
+    session: Session
+    peak_bytes: int                    # host RAM one execution needs at its peak
+    held: int                          # host RAM the session keeps while loaded
+    memory: str                        # "acl", "app" or "mixed": who allocated work/weight
     executions: int = 0
-    _evaluator: object = None
-
-    def evaluator(self):
-        if self._evaluator is None:
-            import onnx
-            from onnx.reference import ReferenceEvaluator
-            self._evaluator = ReferenceEvaluator(onnx.load_from_string(self.om.onnx_bytes))
-        return self._evaluator
+    gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
 
 
 @dataclass(eq=False)
 class Desc:
     handle: int
     model: om.OfflineModel | None = None
+    model_id: int = 0
 
 
 class Models:
@@ -182,7 +189,65 @@ class Models:
 
     def get_desc(self, handle: int, model_id: int) -> None:
         d = self.desc(handle, "aclmdlGetDesc", filled=False)
-        d.model = self.model(model_id, "aclmdlGetDesc").om
+        d.model, d.model_id = self.model(model_id, "aclmdlGetDesc").om, model_id
+
+    def cur_output_dims(self, handle: int, index: int, call: str) -> tuple:
+        """aclmdlGetCurOutputDims: the output's dims at the gear last set on the model (the
+        largest gear's, or a static model's, before any)."""
+        t = self.tensor(handle, index, True, call)
+        d = self.descs[handle]
+        lm, gears = self.loaded.get(d.model_id), d.model.dynamic
+        if gears is None or lm is None or lm.gear is None:
+            return t.dims
+        return gears.outputs[gears.gears.index(lm.gear)][index]
+
+    def set_gear(self, call: str, model_id: int, ds: int, index: int, gear: tuple) -> None:
+        """aclmdlSetDynamicBatchSize / aclmdlSetDynamicHWSize (hicann/ge model.cpp, then
+        ge_executor.cc SetDynamicBatchSize / SetDynamicImageSize): the gear is checked
+        against the model's, written into the dataset's buffer ``index`` (the
+        ascend_mbatch_shape_data input) and used by the next executions of that dataset."""
+        d = self.dataset(ds, call)
+        if 0 in gear:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: a gear value of 0 is invalid; use one of the model's "
+                             "gears (acl.mdl.get_dynamic_batch / get_dynamic_hw).").format(
+                               call=call))
+        if index >= len(d.buffers) or self.buffer(d.buffers[index], call).addr == 0:
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: the dataset has no data buffer with an address at index "
+                             "{index}. Give the {name} input (acl.mdl.get_input_index_by_name) "
+                             "a buffer of get_input_size_by_index bytes first.").format(
+                               call=call, index=index, name=om_dynamic.TENSOR_NAME))
+        b = self.buffer(d.buffers[index], call)
+        if b.size < 4 * len(gear):
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,
+                           _("{call}: the buffer at index {index} is {size} B; the gear needs "
+                             "at least {need} B.").format(call=call, index=index, size=b.size,
+                                                          need=4 * len(gear)))
+        lm = self.model(model_id, call)
+        gears = lm.om.dynamic
+        if gears is None or len(gears.gears[0]) != len(gear) or gear not in gears.gears:
+            have = _("none: the model is static") if gears is None else [
+                list(g) if len(g) > 1 else g[0] for g in gears.gears]
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                           _("{call}: {gear} is not a gear of model {model_id} (its gears: "
+                             "{gears}). Pick one of them (acl.mdl.get_dynamic_batch / "
+                             "get_dynamic_hw).").format(
+                               call=call, gear=list(gear) if len(gear) > 1 else gear[0],
+                               model_id=model_id, gears=have))
+        width = 8 if b.size >= 8 * len(gear) else 4
+        data = np.array(gear, np.uint64 if width == 8 else np.uint32).view(np.uint8)
+        try:
+            a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}",
+                                           call)
+        except SimError as e:
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, e.message) from None
+        self.rt.memory.ram.need(a.fresh_bytes(b.addr - a.ptr, data.size), call)
+
+        def writer(view):
+            view[:] = data
+        a.write(b.addr - a.ptr, data.size, writer, call)
+        d.gear = lm.gear = gear
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclmdlDestroyDesc", filled=False)
@@ -200,8 +265,10 @@ class Models:
         return items[index]
 
     # ----- reading models --------------------------------------------------------------------
-    @staticmethod
-    def read_file(path, call: str) -> om.OfflineModel:
+    # As GE's ModelParserBase (LoadFromFile, ParseModelContent): a path that is no readable
+    # file is 145002; bytes whose header or length is not an .om's are 145006. The graph is
+    # read only once the header checked out, and only within the host-RAM budget.
+    def read_file(self, path, call: str, graph: bool = True) -> om.OfflineModel:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"{call}: modelPath must be a str, not {type(path).__name__}")
         if not os.path.isfile(path) or os.path.getsize(path) == 0:
@@ -212,12 +279,13 @@ class Models:
                                call=call, path=repr(os.fspath(path)),
                                cwd=repr(os.path.basename(os.getcwd()))))
         with open(path, "rb") as f:
-            data = f.read(len(om.MAGIC))
-            if data == om.MAGIC:            # only an .om is read whole
-                data += f.read()
-        return Models._parse(data, call, path=os.fspath(path))
+            def read(offset: int, n: int) -> bytes:
+                f.seek(offset)
+                return f.read(n)
+            return self._read(os.fstat(f.fileno()).st_size, read, call, graph,
+                              path=os.fspath(path))
 
-    def read_mem(self, ptr: int, size: int, call: str) -> om.OfflineModel:
+    def read_mem(self, ptr: int, size: int, call: str, graph: bool = True) -> om.OfflineModel:
         if ptr == 0:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID,
                            _("{call}: model is NULL. Pass the address of the .om bytes (e.g. "
@@ -230,25 +298,41 @@ class Models:
             a = self.rt.memory.map.resolve(ptr, size, "model", call)
         except SimError as e:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
-        return self._parse(a.view(ptr - a.ptr, size).tobytes(), call, addr=ptr)
+
+        def read(offset: int, n: int) -> bytes:
+            out = np.empty(n, np.uint8)     # untouched bytes are read, not made resident
+            a.read_into(ptr - a.ptr + offset, n, out)
+            return out.tobytes()
+        return self._read(size, read, call, graph, addr=ptr)
+
+    def _read(self, size: int, read, call: str, graph: bool, path: str = "",
+              addr: int = 0) -> om.OfflineModel:
+        """The model of ``size`` bytes ``read(offset, n)`` gives: the header checked, then (if
+        ``graph``) its graph read, once the budget has room to read and load it."""
+        try:
+            m, start = om.describe(size, read)
+        except om.NotAnOm as e:
+            raise self._not_an_om(call, e, path, addr) from None
+        if not graph:
+            return m
+        self.rt.memory.ram.need(LOAD_COPIES * (size - start), call,
+                                _("reading and checking the model's graph"))
+        return replace(m, onnx_bytes=read(start, size - start))
 
     @staticmethod
-    def _parse(data: bytes, call: str, path: str = "", addr: int = 0) -> om.OfflineModel:
-        """The model in ``data``, read from the file ``path`` or from memory at ``addr``."""
-        try:
-            return om.parse(data)
-        except om.NotAnOm as e:
-            text = (_("{call}: the model at {addr} is not an offline model: {reason}.") if addr
-                    else _("{call}: the model {path} is not an offline model: {reason}."))
-            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
-                           text.format(call=call, addr=f"0x{addr:x}", path=repr(path),
-                                       reason=e)) from None
+    def _not_an_om(call: str, reason, path: str = "", addr: int = 0) -> SimError:
+        text = (_("{call}: the model at {addr} is not an offline model: {reason}.") if addr
+                else _("{call}: the model {path} is not an offline model: {reason}."))
+        return SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+                        text.format(call=call, addr=f"0x{addr:x}", path=repr(path),
+                                    reason=reason))
 
     # ----- load / unload -------------------------------------------------------------------
     def load(self, m: om.OfflineModel, call: str, work: tuple | None = None,
              weight: tuple | None = None) -> int:
         """Load ``m`` on the current device. ``work`` / ``weight``: (ptr, size) the
-        application allocated, or None for ACL-managed memory."""
+        application allocated, or None for ACL-managed memory. Everything is checked and the
+        executor built before any memory is taken; a failed or interrupted load leaves none."""
         ctx = self.rt.require_ctx(call)
         soc = self.rt.profile.soc_name
         if _family(m.soc_version) != _family(soc):
@@ -259,25 +343,50 @@ class Models:
         user = [self._user_memory(call, what, given, need)
                 for what, given, need in (("work", work, m.work_size),
                                           ("weight", weight, m.weight_size))]
+        try:
+            facts = om_graph.verify(m)
+        except om_graph.GraphError as e:
+            raise self._not_an_om(call, e) from None
+        held = HELD_COPIES * len(m.onnx_bytes) + ARENA_GROWTH * facts.peak_bytes
+        self.rt.memory.ram.need(held + facts.peak_bytes, call,
+                                _("the model's weights and one execution's tensors"))
+        try:
+            session = Session(m.onnx_bytes)
+        except (ImportError, MemoryError):
+            raise
+        except Exception as e:         # the executor refuses the graph: not a model we run
+            raise self._not_an_om(call, f"{type(e).__name__}: {str(e)[:200]}") from None
+        desc = replace(m, onnx_bytes=b"")
+        ram, sched = self.rt.memory.ram, self.rt.sched
+        load_us = m.weight_size / self.rt.profile.rates.h2d_pinned
+        memory = "acl" if user == [None, None] else "app" if None not in user else "mixed"
         taken = []
         try:
             for part, need, api in zip(user, (m.work_size, m.weight_size),
                                        ("model_work", "model_weight")):
-                if part is None:
-                    a = self.rt.memory.malloc(ctx.device, need, C.ACL_MEM_MALLOC_HUGE_FIRST, api)
-                    taken.append(a)
-        except SimError as e:
+                if part is None and need:
+                    taken.append(self.rt.memory.malloc(ctx.device, need,
+                                                       C.ACL_MEM_MALLOC_HUGE_FIRST, api))
+                else:
+                    taken.append(None)
+            lm = LoadedModel(self._next_id + 1, desc, ctx.device,
+                             user[0] or taken[0], user[1] or taken[1],
+                             tuple(a for a in taken if a is not None), session,
+                             facts.peak_bytes, held, memory)
+        except BaseException as e:     # no memory, or interrupted: give back what was taken
             for a in taken:
-                self.rt.memory.release(a, _("{call} failed").format(call=call))
-            raise SimError(C.ACL_ERROR_GE_MEMORY_ALLOCATION,
-                           _("{call}: no device memory for the model ({reason})").format(
-                               call=call, reason=e.message)) from None
-        it = iter(taken)
-        work_a, weight_a = (p if p is not None else next(it) for p in user)
-        self._next_id += 1
-        lm = LoadedModel(self._next_id, m, ctx.device, work_a, weight_a, tuple(taken))
+                if a is not None:
+                    self.rt.memory.release(a, _("{call} failed").format(call=call))
+            if isinstance(e, SimError):
+                raise SimError(C.ACL_ERROR_GE_MEMORY_ALLOCATION,
+                               _("{call}: no device memory for the model ({reason})").format(
+                                   call=call, reason=e.message)) from None
+            raise
+        # committed without a call in between: an interrupt lands before or after, not inside
+        self._next_id = lm.id
         self.loaded[lm.id] = lm
-        self.rt.sched.now_us += m.weight_size / self.rt.profile.rates.h2d_pinned
+        ram.held += held
+        sched.now_us += load_us
         return lm.id
 
     def _user_memory(self, call, what, given, need) -> Allocation | None:
@@ -323,6 +432,7 @@ class Models:
                 self.rt.sched.wait_stream(s, last)
         del self.loaded[model_id]
         self.unloaded.add(model_id)
+        self.rt.memory.ram.held -= lm.held
         for a in lm.acl_parts:
             self.rt.memory.release(a, _("released by {call}").format(call=f"{why}({model_id})"))
 
@@ -344,7 +454,7 @@ class Models:
         outs = self.dataset(outputs, call, "output")
         live = self.rt.memory.allocs
         for what, a in (("work", lm.work), ("weight", lm.weight)):
-            if live.get(a.ptr) is not a:
+            if a is not None and live.get(a.ptr) is not a:
                 raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
                                _("{call}: model {model_id}'s {memory} {ptr} was freed while the "
                                  "model is loaded. Memory passed to load_from_file_with_mem must "
@@ -353,11 +463,19 @@ class Models:
                                    ptr=f"0x{a.ptr:x}"))
         in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
         out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
+        gears = lm.om.dynamic
+        if gears is not None and ins.gear not in gears.gears:
+            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                           _("{call}: model {model_id} has gears and no gear was set on this "
+                             "input dataset. Call acl.mdl.set_dynamic_batch_size (or "
+                             "set_dynamic_hw_size) with the index of {name} first.").format(
+                               call=call, model_id=model_id, name=om_dynamic.TENSOR_NAME))
+        self.rt.memory.ram.need(lm.peak_bytes, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
-            self.rt.sched.blocking(self._task(lm, in_places, out_places))
+            self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
         else:
-            self.rt.issue(stream, self._task(lm, in_places, out_places), call)
+            self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
@@ -399,7 +517,7 @@ class Models:
             places.append((a, b.addr - a.ptr, d, b))
         return places
 
-    def _task(self, lm: LoadedModel, ins: list, outs: list) -> Task:
+    def _task(self, lm: LoadedModel, ins: list, outs: list, gear: tuple | None) -> Task:
         for i, (a, _, d, b) in enumerate(outs):
             if a is None:                            # NULL output of a sync execution
                 a = self.rt.memory.malloc(lm.device, d.size, C.ACL_MEM_MALLOC_HUGE_FIRST, "malloc")
@@ -407,30 +525,55 @@ class Models:
                 outs[i] = (a, 0, d, b)
         nbytes = sum(d.size for *_, d, _b in ins + outs)
 
+        gears = lm.om.dynamic
+        in_dims = {d.name: gears.dims(d.name, d.dims, gear) if gears else d.dims
+                   for *_, d, _b in ins}
+
+        aipp = {a.input: a for a in lm.om.aipp}
+
         def run() -> None:
             feed = {}
             for a, off, d, _ in ins:
-                raw = a.view(off, d.size).view(om.NUMPY_DTYPE[d.dtype]).reshape(d.dims)
+                if d.name == om_dynamic.TENSOR_NAME:
+                    continue                  # read by the device, not by the graph
+                if d.name in aipp:            # the raw image, through AIPP first
+                    feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
+                                                      om.NUMPY_DTYPE[d.onnx_dtype])
+                    continue
+                dims = in_dims[d.name]
+                n = math.prod(dims) * np.dtype(om.NUMPY_DTYPE[d.dtype]).itemsize
+                raw = a.view(off, n).view(om.NUMPY_DTYPE[d.dtype]).reshape(dims)
                 feed[d.name] = raw.astype(om.NUMPY_DTYPE[d.onnx_dtype])
-            with np.errstate(all="ignore"):   # garbage inputs may overflow, as on a device
-                results = lm.evaluator().run(None, feed)
+            try:
+                with np.errstate(all="ignore"):   # garbage inputs may overflow, as on a device
+                    results = lm.session.run(feed)
+            except (KeyboardInterrupt, MemoryError):
+                raise                  # the task stays queued: waiting again runs it
+            except Exception as e:     # the executor failed: the task ends, outputs untouched
+                self.rt.report(_("model {model_id}: execution failed in the executor "
+                                 "({error}); its outputs were not written.").format(
+                                     model_id=lm.id, error=f"{type(e).__name__}: {e}"[:300]))
+                return
             for (a, off, d, _), value in zip(outs, results):
                 out = np.ascontiguousarray(value, dtype=om.NUMPY_DTYPE[d.dtype])
-                a.view(off, d.size)[:] = out.reshape(-1).view(np.uint8)
+                out = out.reshape(-1).view(np.uint8)
+                a.view(off, out.size)[:] = out
 
         r = self.rt.profile.rates
         model_bytes = lm.om.weight_size + 2 * lm.om.work_size + nbytes
         return Task("inference", r.op_fixed_us * lm.om.nodes + model_bytes / r.device, run=run,
                     nbytes=nbytes,
-                    uses=tuple(p[0] for p in ins + outs) + (lm.work, lm.weight),
+                    uses=tuple(p[0] for p in ins + outs) + tuple(
+                        a for a in (lm.work, lm.weight) if a is not None),
                     detail={"offline_model": lm.id, "execution": lm.executions + 1})
 
     # ----- plain data ------------------------------------------------------------------------
     def snapshot(self) -> list[OfflineModelRow]:
         return [{"model_id": lm.id, "device": lm.device, "soc_version": lm.om.soc_version,
-                 "memory": {2: "acl", 1: "mixed", 0: "app"}[len(lm.acl_parts)],
+                 "memory": lm.memory,
                  "work_ptr": lm.work.ptr, "work_size": lm.om.work_size,
-                 "weight_ptr": lm.weight.ptr, "weight_size": lm.om.weight_size,
+                 "weight_ptr": lm.weight.ptr if lm.weight else 0,
+                 "weight_size": lm.om.weight_size,
                  "inputs": [t.name for t in lm.om.inputs],
                  "outputs": [t.name for t in lm.om.outputs], "executions": lm.executions}
                 for lm in self.loaded.values()]

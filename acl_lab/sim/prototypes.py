@@ -196,6 +196,18 @@ PROTOTYPES: dict[str, Prototype] = {
                                       "size_t index)", "size"),
     "mdl.get_input_dims": P("aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, "
                             "size_t index, aclmdlIODims *dims)", "dims, ret"),
+    "mdl.get_input_dims_v2": P("aclError aclmdlGetInputDimsV2(const aclmdlDesc *modelDesc, "
+                               "size_t index, aclmdlIODims *dims)", "dims, ret"),
+    "mdl.get_dynamic_batch": P("aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, "
+                               "aclmdlBatch *batch)", "batch_info, ret"),
+    "mdl.get_dynamic_hw": P("aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, "
+                            "size_t index, aclmdlHW *hw)", "hw_info, ret"),
+    "mdl.set_dynamic_batch_size": P("aclError aclmdlSetDynamicBatchSize(uint32_t modelId, "
+                                    "aclmdlDataset *dataset, size_t index, uint64_t batchSize)",
+                                    "ret"),
+    "mdl.set_dynamic_hw_size": P("aclError aclmdlSetDynamicHWSize(uint32_t modelId, "
+                                 "aclmdlDataset *dataset, size_t index, uint64_t height, "
+                                 "uint64_t width)", "ret"),
     "mdl.get_output_dims": P("aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, "
                              "size_t index, aclmdlIODims *dims)", "dims, ret"),
     "mdl.get_cur_output_dims": P("aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, "

@@ -257,8 +257,8 @@ CASES = {
 def _run(name: str, body: str, extra_env=None, rlimit_as=None):
     """Run one case in a child; (exit status, peak RSS MiB, stdout+stderr, seconds)."""
     code = PRELUDE + textwrap.dedent(body) + EPILOGUE
-    env = dict(os.environ, ACL_LAB_HOST_RAM=f"{BUDGET_MIB}MiB", PYTHONFAULTHANDLER="1",
-               **(extra_env or {}))
+    env = {**os.environ, "ACL_LAB_HOST_RAM": f"{BUDGET_MIB}MiB", "PYTHONFAULTHANDLER": "1",
+           **(extra_env or {})}     # extra_env may set the budget itself
 
     def limits():
         if rlimit_as:
