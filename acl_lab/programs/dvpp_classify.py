@@ -5,9 +5,8 @@ level2_simple_inference): one class that takes its resources in init_resource, a
 step per picture, and release_resource at the end. It runs unchanged on an Ascend device
 and under `acl-lab run` (chapter 09 of acl_lab runs it there).
 
-It has two bugs of the kind the official samples have had; `acl-lab run` finds both:
-- process() never frees the JPEG's DVPP input buffer (one leak per picture);
-- release_resource() frees the last decoded picture a second time (process() freed it).
+It has two bugs of the kind the official samples have had (a leak and a double free);
+chapter 09 finds them with `acl-lab run`, and its text says where they are.
 
     python dvpp_classify.py models/digits.om images/*.jpg
 """
@@ -89,7 +88,6 @@ class Classify(object):
         check_ret("acl.media.dvpp_jpeg_decode_async", acl.media.dvpp_jpeg_decode_async(
             self.channel_desc, jpeg_dev, len(jpeg), desc, self.stream))
         check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(self.stream))
-        # BUG: jpeg_dev is never given back (acl.media.dvpp_free(jpeg_dev))
         return desc
 
     def _resize(self, decoded):
@@ -150,7 +148,6 @@ class Classify(object):
         print("{}: digit {} (score {:.3f})".format(image_path, digit, score))
 
     def release_resource(self):
-        # BUG: process() already freed the last decoded picture
         if self.decode_out:
             acl.media.dvpp_free(self.decode_out)
         acl.mdl.destroy_desc(self.model_desc)

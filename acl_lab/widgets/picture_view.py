@@ -29,7 +29,7 @@ YUV420SP = {C.PIXEL_FORMAT_YUV_SEMIPLANAR_420: "NV12", C.PIXEL_FORMAT_YVU_SEMIPL
 PADDING_TINT = np.array([242, 140, 40], np.float32)     # orange: bytes no pixel uses
 PICTURE_EDGE, PADDING_EDGE = "#1f5fbf", "#d9731a"
 LARGEST = 4096 * 4096          # VPC's largest picture: a bigger description is not drawn
-SHOWN_WIDTH = 440              # pixels the buffer is drawn at (wider ones are scaled down)
+SHOWN_WIDTH, SHOWN_HEIGHT = 440, 400    # the most pixels the buffer is drawn in (scaled to fit)
 LEGEND = (N_("picture"), N_("padding (no pixel uses these bytes)"))
 
 
@@ -163,9 +163,7 @@ class PictureModel:
 def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
     w, h, ws, hs = d["width"], d["height"], d["width_stride"], d["height_stride"]
     rows = hs * 3 // 2
-    scale = SHOWN_WIDTH / ws
-    if ws * scale < 1 or rows * scale > 2 * SHOWN_WIDTH:
-        scale = 2 * SHOWN_WIDTH / rows
+    scale = min(SHOWN_WIDTH / ws, SHOWN_HEIGHT / rows)
     px = lambda n: n * scale                                      # noqa: E731
     left, top = 92, 40
     iw, ih = max(1, round(px(ws))), max(1, round(px(rows)))
@@ -203,7 +201,7 @@ def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
     svg.text(left + iw + 8, top + px(hs) + px(hs // 2) / 2 + 13, format_bytes(ws * hs // 2),
              size=10, fill=MUTED)
     y = top + ih + 14
-    svg.legend(8, y, [("#808080", legend[0]), ("#d9a060", legend[1])], width=width - 16)
+    svg.legend(8, y, [(PICTURE_EDGE, legend[0]), ("#d9a060", legend[1])], width=width - 16)
     svg.text(8, y + 32, _("{cols} padding columns, {rows} padding rows: {pad} of {size} are "
                           "padding").format(cols=ws - w, rows=hs - h,
                                             pad=format_bytes(ws * hs * 3 // 2 - w * h
