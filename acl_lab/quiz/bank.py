@@ -521,7 +521,7 @@ ask("09", N_("The host copies a decoded picture (width 200, width stride 256) ba
     (N_("A sheared picture: every row after the first starts 56 bytes too early"),
      N_("Rows lie a width stride (256 bytes) apart: reshape to (height stride, width "
         "stride), then slice [:height, :width].")),
-    (N_("An error from acl.rt.memcpy"),
+    (N_("A failure code from acl.rt.memcpy"),
      N_("The copy has no idea what the bytes mean; it copies them, and the host misreads "
         "them.")))
 ask("09", N_("A VPC output is described with width 100 and width stride 100. What happens?"),

@@ -214,9 +214,10 @@ def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
 
 class PictureView(View, widgets.VBox):
     """The picture ``pic_desc`` describes, as its bytes lie in DVPP memory (padding
-    included), as it was when the cell ran; looks again on its button and ``refresh()``."""
+    included), as it was when the cell ran; looks again on its button and ``refresh()``,
+    and after every cell when ``live=True``."""
 
-    def __init__(self, acl, pic_desc: int):
+    def __init__(self, acl, pic_desc: int, live: bool = False):
         self.model = PictureModel(acl, pic_desc)
         self.picture = widgets.HTML()
         self.refresh_button = widgets.Button(description=_("refresh"))
@@ -225,6 +226,7 @@ class PictureView(View, widgets.VBox):
                                                                 self.status])])
         self.refresh_button.on_click(lambda _b: self.refresh())
         self.refresh()
+        self._follow_cells(live)
 
     def refresh(self) -> None:
         """Read the description and its bytes again, and redraw."""
