@@ -18,6 +18,7 @@ CREATORS = {"dvpp_{}_pic_desc_": "dvpp_create_pic_desc",
 PAIRS = sorted((prefix, name[len("media.") + len(prefix.format("set")):])
                for name in PROTOTYPES for prefix in CREATORS
                if name.startswith("media." + prefix.format("set"))
+               and not name.endswith("_param")           # (desc, type, value): tested below
                and "media." + prefix.format("get") + name[len("media.") + len(
                    prefix.format("set")):] in PROTOTYPES)
 
@@ -45,3 +46,18 @@ def test_a_setter_stores_what_its_getter_returns(acl, prefix, field):
         assert getter(desc) == value          # a refused call changes nothing
     with pytest.raises(TypeError):
         setter(desc, "three")
+
+
+def test_venc_param_calls_reach_the_same_fields_as_the_named_setters(acl):
+    m = acl.media
+    desc = m.venc_create_channel_desc()
+    for param_type, getter, value in ((0, "thread_id", 77), (2, "pic_format", 2),
+                                      (3, "entype", 1), (4, "pic_width", 640),
+                                      (5, "pic_height", 480), (6, "key_frame_interval", 8)):
+        assert m.venc_set_channel_desc_param(desc, param_type, value) == 0
+        assert getattr(m, f"venc_get_channel_desc_{getter}")(desc) == value
+        assert m.venc_get_channel_desc_param(desc, param_type) == (value, 0)
+    assert m.venc_set_channel_desc_param(desc, 1, print) == 0     # ACL_VENC_CALLBACK_PTR
+    assert m.venc_get_channel_desc_param(desc, 1) == (print, 0)
+    assert m.venc_set_channel_desc_param(desc, 13, 0) == C.ACL_ERROR_INVALID_PARAM
+    assert m.venc_get_channel_desc_param(desc, -1) == (0, C.ACL_ERROR_INVALID_PARAM)

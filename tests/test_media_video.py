@@ -149,7 +149,8 @@ def test_without_pyav_a_video_channel_says_how_to_get_it(acl, monkeypatch):
     thread.stop()
 
 
-def test_venc_encodes_frames_that_vdec_decodes_back(acl):
+def test_venc_encodes_frames_that_vdec_decodes_back(acl_on):
+    acl = acl_on("310p")
     m = acl.media
     side = 128
     thread = CallbackThread(acl)
@@ -183,7 +184,8 @@ def test_venc_encodes_frames_that_vdec_decodes_back(acl):
     assert lumas == pytest.approx([30, 90, 150], abs=3)
 
 
-def test_venc_refuses_a_picture_size_it_cannot_encode(acl):
+def test_venc_refuses_a_picture_size_it_cannot_encode(acl_on):
+    acl = acl_on("310")
     m = acl.media
     thread = CallbackThread(acl)
     desc = m.venc_create_channel_desc()
@@ -213,3 +215,14 @@ def test_vdec_fed_bytes_that_are_not_video_reports_each_frame_failed(acl):
     assert m.vdec_destroy_channel(desc) == 0
     thread.stop()
     assert codes == [(0, C.ACL_ERROR_RT_AICPU_EXCEPTION), (1, C.ACL_ERROR_RT_AICPU_EXCEPTION)]
+
+
+def test_venc_is_refused_on_a_chip_without_it(acl):
+    m = acl.media                                   # the fixture's profile: Ascend910B3
+    thread = CallbackThread(acl)
+    desc = m.venc_create_channel_desc()
+    m.venc_set_channel_desc_thread_id(desc, thread.tid)
+    m.venc_set_channel_desc_callback(desc, lambda *a: None)
+    assert m.venc_create_channel(desc) == C.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "no VENC" in acl.get_recent_err_msg()
+    thread.stop()

@@ -14,5 +14,6 @@ calls (``calls.py``) under ``acl.media``. One file per concern:
     dvpp.py         JPEGD / JPEGE / VPC: host checks, queued tasks, predicted sizes
     video.py        VDEC / VENC through the channel's callback thread (PyAV, optional)
     timing.py       modeled time of each engine, from published frame rates
-    calls.py        the pyACL-shaped calls
+    calls.py        the pyACL-shaped calls: descriptions, configs, JPEG, VPC
+    video_calls.py  the pyACL-shaped calls of VDEC and VENC
 """

@@ -96,6 +96,7 @@ class VencChannelDesc:
     rc_mode: int = 0
     src_rate: int = 0
     max_bit_rate: int = 0
+    max_ip_prop: int = 0
     channel: object = None          # the live encoder (video.VencChannel) once created
 
 

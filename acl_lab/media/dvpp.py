@@ -232,7 +232,7 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
                                      height_stride=hs), need, _("the output picture"))
         a_out, o_off = rules.dvpp_memory(rt, out.data, need, c, _("the output picture"))
         rt.memory.ram.need(a_out.fresh_bytes(o_off, need)
-                           + pixels.scratch_bytes(h.width, h.height), c)
+                           + h.width * h.height * jpeg.DECODE_BYTES_PER_PIXEL, c)
         try:
             frame = jpeg.decode(raw)
         except jpeg.NotJpeg as e:

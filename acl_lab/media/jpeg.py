@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import constants as C
-from .pixels import Frame, _half, to_rgb
+from .pixels import Frame, half, to_rgb
 
 #: what JPEGD and JPEGE take (ACL image_processor.cpp: jpegd/jpege Min/Max Width/Height)
 MIN_SIDE, MAX_SIDE = 32, 8192
@@ -88,9 +88,13 @@ def decode(data: bytes) -> Frame:
     if im.mode == "RGB":       # draft could not keep YCbCr: convert ourselves
         from .pixels import to_yuv420
         return to_yuv420(Frame(rgb=px[:h, :w]))
-    yuv = px[:h, :w].astype(np.float32)
-    uv = np.stack([_half(yuv[..., 1]), _half(yuv[..., 2])], axis=-1)
-    return Frame(y=px[:h, :w, 0].copy(), uv=np.clip(np.rint(uv), 0, 255).astype(np.uint8))
+    uv = np.stack([half(px[:h, :w, 1]), half(px[:h, :w, 2])], axis=-1)
+    return Frame(y=px[:h, :w, 0].copy(), uv=uv)
+
+
+#: host RAM a decode needs for a moment, per pixel: Pillow's YCbCr picture, the Y copy
+#: and the chroma sums
+DECODE_BYTES_PER_PIXEL = 6
 
 
 def encode(frame: Frame, level: int) -> bytes:

@@ -84,13 +84,20 @@ def to_yuv420(frame: Frame) -> Frame:
     y = 0.299 * r + 0.587 * g + 0.114 * b
     u = -0.168736 * r - 0.331264 * g + 0.5 * b + 128
     v = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
-    return Frame(y=_u8(y), uv=_u8(np.stack([_half(u), _half(v)], axis=-1)))
+    return Frame(y=_u8(y), uv=_u8(np.stack([half(u), half(v)], axis=-1)))
 
 
-def _half(plane: np.ndarray) -> np.ndarray:
-    """Each 2x2 block averaged (chroma subsampling to 4:2:0)."""
+def half(plane: np.ndarray) -> np.ndarray:
+    """Each 2x2 block averaged (chroma subsampling to 4:2:0); uint8 stays in 16 bits."""
     h, w = plane.shape[0] // 2 * 2, plane.shape[1] // 2 * 2
     p = plane[:h, :w]
+    if p.dtype == np.uint8:
+        s = p[0::2, 0::2].astype(np.uint16)
+        s += p[1::2, 0::2]
+        s += p[0::2, 1::2]
+        s += p[1::2, 1::2]
+        s += 2
+        return (s >> 2).astype(np.uint8)
     return (p[0::2, 0::2] + p[1::2, 0::2] + p[0::2, 1::2] + p[1::2, 1::2]) / 4
 
 
@@ -140,6 +147,7 @@ def _taps(n_in: int, n_out: int):
 
 
 def scratch_bytes(width: int, height: int) -> int:
-    """Host RAM the pixel work of one width x height picture needs for a moment (float
-    copies of three planes, twice): what a task asks the budget for before it runs."""
-    return width * height * 3 * 4 * 2
+    """Host RAM the pixel work on a width x height picture needs for a moment (a float
+    copy of a plane and the bilinear temporaries, per colour channel, 12 bytes a pixel
+    in all): what a task asks the budget for before it runs."""
+    return width * height * 12

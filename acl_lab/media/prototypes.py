@@ -158,6 +158,14 @@ TABLE: dict[str, tuple[str, str]] = {
     "media.venc_set_channel_desc_callback": ("aclError aclvencSetChannelDescCallback("
                                              "aclvencChannelDesc *channelDesc, aclvencCallback "
                                              "callback)", "ret"),
+    "media.venc_set_channel_desc_param": ("aclError aclvencSetChannelDescParam("
+                                          "aclvencChannelDesc *channelDesc, "
+                                          "aclvencChannelDescParamType paramType, size_t length, "
+                                          "const void *param)", "ret"),
+    "media.venc_get_channel_desc_param": ("aclError aclvencGetChannelDescParam("
+                                          "const aclvencChannelDesc *channelDesc, "
+                                          "aclvencChannelDescParamType paramType, size_t length, "
+                                          "size_t *paramRetSize, void *param)", "param, ret"),
     "media.venc_create_channel": ("aclError aclvencCreateChannel(aclvencChannelDesc "
                                   "*channelDesc)", "ret"),
     "media.venc_destroy_channel": ("aclError aclvencDestroyChannel(aclvencChannelDesc "

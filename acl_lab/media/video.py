@@ -242,6 +242,11 @@ class VencChannel:
 def venc_create(rt, handle: int) -> None:
     c = "aclvencCreateChannel"
     d = state.of(rt).descs.get(handle, VencChannelDesc, c, "channelDesc")
+    if rt.profile.soc_name.startswith("Ascend910"):     # the reference's support table
+        raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED, _(
+            "{call}: {soc} has no VENC (the Atlas training and A2 products do not support "
+            "video encoding). Use a 310 or 310P profile.").format(
+                call=c, soc=rt.profile.soc_name))
     _channel_rules(c, d, _("input picture"), d.pic_format)
     if not (VENC_MIN <= d.pic_width <= VENC_MAX and VENC_MIN <= d.pic_height <= VENC_MAX) \
             or d.pic_width % 2 or d.pic_height % 2:

@@ -17,7 +17,7 @@ import threading
 import numpy as np
 
 from .. import constants as C, wasm
-from ..media import calls as media_calls
+from ..media import calls as media_calls, video_calls
 from ..errors import AclLabError, SimulatorLimit
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
@@ -962,7 +962,7 @@ def _room(cls):
     return cls
 
 
-class Media(_Namespace, _room(media_calls.Dvpp), _room(media_calls.Video)):
+class Media(_Namespace, _room(media_calls.Dvpp), _room(video_calls.Video)):
     """acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC (acl_lab/media)"""
 
     @_api(0)
