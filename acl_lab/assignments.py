@@ -115,7 +115,8 @@ def _split(ex: Exercise) -> tuple[list[str], list[str], list[str], list[str]]:
         at = next(i for i, line in enumerate(given) if _exercises.PLACEHOLDER.match(line))
         pad = _exercises.PLACEHOLDER.match(given[at])["indent"]
         own = [pad + line if line.strip() else line for line in ex.code.splitlines()]
-        return task, given[:at], own, given[at + 1:]
+        rest = [line for line in given[at + 1:] if not _exercises.PLACEHOLDER.match(line)]
+        return task, given[:at], own, rest          # the solution fills every placeholder
     answer = _source(ex.solution).rstrip().splitlines()
     if answer and answer[0].startswith(SOLUTION_HEADER):
         answer = answer[1:]

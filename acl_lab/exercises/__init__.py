@@ -39,7 +39,11 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   and names the real cause first when the process or device the exercise needs is gone
   (acl.finalize(), acl.rt.reset_device(0), acl_lab.reset() since start()), or a handle
   start() gave and the learner passes to the check was released since (a freed buffer, a
-  destroyed stream or model: released_by), or a pool passed to the check is closed.
+  destroyed stream or model: released_by), or a pool passed to the check is closed. It does
+  so only where start() and check() run in the same code (the exercise cell).
+- Hints count the not-yets in a row per exercise, in the process; ``forget(id)`` starts an
+  exercise over (unit tests call it, so no earlier test's start() or count leaks in).
+  tests/test_exercises_anytime.py runs every chapter's solutions in a real kernel.
 
 The notebook cell (tag ``exercise``)::
 
@@ -225,6 +229,7 @@ class _Start:
     generation: int         # its clears at start(): a later acl_lab.reset() changes it
     mark: int               # the sequence number of the last call start() made
     handles: object
+    origin: str             # the code (a cell's file) that called start()
 
 
 _STARTED: dict[str, _Start] = {}
@@ -247,8 +252,13 @@ def start(exercise_id: str, acl):
     trace = acl_lab.tracer()
     calls = trace.calls
     _STARTED[exercise_id] = _Start(trace, trace.generation, calls[-1].seq if calls else 0,
-                                   handles)
+                                   handles, _origin(sys._getframe(1)))
     return handles
+
+
+def _origin(frame) -> str:
+    """The file of the code that made a call: a notebook cell has one of its own."""
+    return frame.f_code.co_filename if frame is not None else ""
 
 
 def _accept_repeat(ret: int) -> int:
@@ -333,11 +343,13 @@ def _arg(value) -> str:
     return f"0x{value:x}" if isinstance(value, int) and value > 0xffff else repr(value)
 
 
-def _real_cause(exercise_id: str, spec: Spec, args: tuple = ()) -> str:
+def _real_cause(exercise_id: str, spec: Spec, args: tuple = (), origin: str = "") -> str:
     """Why the check cannot see the state the exercise's start() built, in plain words, or
-    "" (also when the exercise never started: a check called on its own, as in tests)."""
+    "" (also when this code never started the exercise: a check called on its own, as in
+    tests)."""
     import acl_lab
-    if exercise_id not in _STARTED:
+    record = _STARTED.get(exercise_id)
+    if record is None or record.origin != origin:
         return ""
     again = _("Run the exercise cell again from its first line, "
               "exercises.start(\"{exercise}\", acl), without that call.").format(
@@ -466,7 +478,7 @@ def _run(exercise_id: str, caller, *args, **kwargs) -> Result:
         return registered_hint() if unfinished else not_yet(wrong, _(spec.hint))
     _NOW.append(_Checking(exercise_id, caller.f_globals if caller is not None else {}))
     try:
-        cause = _real_cause(exercise_id, spec, (*args, *kwargs.values()))
+        cause = _real_cause(exercise_id, spec, (*args, *kwargs.values()), _origin(caller))
         if cause:
             return not_yet(cause)
         message = fn(*args, **kwargs)
