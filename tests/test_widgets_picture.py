@@ -43,10 +43,10 @@ def test_it_draws_the_decoded_picture_and_its_padding(acl, decoded):
     acl.rt.memcpy(acl.util.numpy_to_ptr(plane), plane.nbytes, yuv, plane.nbytes,
                   C.ACL_MEMCPY_DEVICE_TO_HOST)
     raw = plane.reshape(-1, ws)
-    expected = np.clip(0.45 * raw[:hs, WIDTH:, None] + 0.55 * PADDING_TINT + 0.5, 0, 255)
+    expected = np.clip(0.45 * (raw[:hs, WIDTH:, None] // 32 * 32 + 16) + 0.55 * PADDING_TINT + 0.5, 0, 255)
     assert np.array_equal(image[:hs, WIDTH:], expected.astype(np.uint8))
     assert np.array_equal(image[HEIGHT:hs, :WIDTH],
-                          np.clip(0.45 * raw[HEIGHT:hs, :WIDTH, None] + 0.55 * PADDING_TINT
+                          np.clip(0.45 * (raw[HEIGHT:hs, :WIDTH, None] // 32 * 32 + 16) + 0.55 * PADDING_TINT
                                   + 0.5, 0, 255).astype(np.uint8))
 
 
@@ -95,3 +95,18 @@ def test_odd_sides_keep_their_chroma_in_the_picture():
     assert image.shape == (6, 16, 3)
     assert (image[4:6, :6] == 128).all()          # chroma of the picture: plain grey
     assert not (image[4:6, 6:] == 128).all()      # beyond it: tinted padding
+
+
+def test_the_png_it_writes_is_the_image_and_shrinks_only_what_does_not_fit():
+    import base64
+    import io
+
+    from PIL import Image
+
+    from acl_lab.widgets.picture_view import png_data, shown
+    image = np.random.default_rng(1).integers(0, 256, (13, 7, 3), dtype=np.uint8)
+    decoded = np.asarray(Image.open(io.BytesIO(base64.b64decode(png_data(image)))))
+    assert decoded.shape == (13, 7, 3) and np.array_equal(decoded, image)
+    assert shown(image, 100, 100) is image                  # small: the SVG scales it up
+    assert shown(image, 4, 5).shape == (5, 4, 3)
+    assert np.array_equal(shown(image, 4, 5)[:, 0], image[[0, 2, 5, 7, 10], 0])

@@ -7,13 +7,14 @@ the picture description with the pyACL getters (``acl.media.dvpp_get_pic_desc_*`
 the bytes back to the host (``acl.rt.memcpy``, device to host) and draws the whole buffer:
 the Y plane, then the interleaved U/V plane of half the height. The picture area is drawn in
 its colours; the padding columns and rows, bytes no pixel uses, are drawn as the grey values
-they hold under an orange tint. One renderer (an SVG with the buffer as an inline PNG built
-with Pillow) for the live view and the static fallback.
+they hold (in 8 levels) under an orange tint. One renderer (an SVG with the buffer as an inline PNG the
+view writes itself, ``png_data``) for the live view and the static fallback.
 """
 from __future__ import annotations
 
 import base64
-import io
+import struct
+import zlib
 from html import escape
 
 import ipywidgets as widgets
@@ -78,17 +79,38 @@ def buffer_image(buf: np.ndarray, w: int, h: int, ws: int, hs: int, nv21: bool) 
     picture = np.zeros(planes.shape, bool)
     picture[:h, :w] = True                                   # Y: the picture's rows
     picture[hs:hs + (h + 1) // 2, :w + (w & 1)] = True       # UV: one row per two
-    out = np.where(picture[:, :, None], grey, 0.45 * grey + 0.55 * PADDING_TINT)
+    levels = (planes // 32 * 32 + 16)[:, :, None].astype(np.float32)     # 8 greys: small PNG
+    out = np.where(picture[:, :, None], grey, 0.45 * levels + 0.55 * PADDING_TINT)
     out[:h, :w] = to_rgb(planes[:h, :w], planes[hs:hs + (h + 1) // 2, :w + (w & 1)], nv21)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-def png_data(image: np.ndarray, width: int, height: int) -> str:
-    from PIL import Image         # imported when a picture is drawn
-    pic = Image.fromarray(image, "RGB").resize((width, height), Image.NEAREST)
-    out = io.BytesIO()
-    pic.save(out, "PNG", optimize=False)
-    return base64.b64encode(out.getvalue()).decode("ascii")
+def shown(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    """``image`` with at most ``width`` x ``height`` pixels (nearest neighbour): the SVG
+    scales it up with crisp pixels, so a small picture stays small in the notebook."""
+    rows, cols = image.shape[:2]
+    if rows > height:
+        image = image[(np.arange(height) * rows) // height]
+    if cols > width:
+        image = image[:, (np.arange(width) * cols) // width]
+    return image
+
+
+def png_data(image: np.ndarray) -> str:
+    """An RGB image as a base64 PNG, written here (zlib level 9, filter 0 on every row):
+    the same bytes wherever the notebook is run, so nbval can compare them, and no imaging
+    library to import."""
+    h, w = image.shape[:2]
+    rows = np.zeros((h, 1 + 3 * w), np.uint8)          # each row: filter byte 0, then RGB
+    rows[:, 1:] = image.reshape(h, 3 * w)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)) + chunk(b"IEND", b""))
+    return base64.b64encode(png).decode("ascii")
 
 
 class PictureModel:
@@ -177,7 +199,7 @@ def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
     svg.text(8, 16, title, size=12, weight="bold")
     svg.parts.append(f'<image x="{left}" y="{top}" width="{iw}" height="{ih}" '
                      f'preserveAspectRatio="none" style="image-rendering: pixelated" '
-                     f'href="data:image/png;base64,{png_data(image, iw, ih)}"/>')
+                     f'href="data:image/png;base64,{png_data(shown(image, iw, ih))}"/>')
     # the picture areas of both planes, then the whole buffer
     svg.rect(left, top, px(w), px(h), "none", stroke=PICTURE_EDGE, stroke_width=1.5,
              title=_("picture: {w} x {h}").format(w=w, h=h))
