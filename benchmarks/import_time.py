@@ -56,6 +56,10 @@ VIEW_CELLS = {
                 "acl.rt.memcpy_async(host, 4096, dev, 4096, 2, stream)\n",
                 "from acl_lab.widgets import CopyMap\n"
                 "CopyMap()._repr_mimebundle_()\n"),
+    "PictureView": ("from acl_lab.exercises.ch09 import _decode\n"     # chapter 09: PIL too
+                    "decoded = _decode(acl)[-1]\n",
+                    "from acl_lab.widgets import PictureView\n"
+                    "PictureView(acl, decoded)._repr_mimebundle_()\n"),
     "SelfTest": ("from acl_lab import exercises\n",
                  "exercises.self_test('05')._repr_mimebundle_()\n"),
 }

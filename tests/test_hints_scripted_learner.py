@@ -111,6 +111,28 @@ LEARNER = {
             "    acl.mdl.execute_async(digits_id, in_ds, out_ds, stream)\n"
             "    acl.rt.launch_callback(collect, [d], ACL_CALLBACK_BLOCK, stream)\n"
             "acl.rt.synchronize_stream(stream)",
+    "09.1": "m = acl.media\n"
+            "w, h = m.dvpp_get_pic_desc_width(decoded), m.dvpp_get_pic_desc_height(decoded)\n"
+            "ws = m.dvpp_get_pic_desc_width_stride(decoded)\n"
+            "hs = m.dvpp_get_pic_desc_height_stride(decoded)\n"
+            "plane = np.zeros(ws * hs, dtype=np.uint8)\n"
+            "acl.rt.memcpy(acl.util.numpy_to_ptr(plane), ws * hs, m.dvpp_get_pic_desc_data(decoded), "
+            "ws * hs, ACL_MEMCPY_DEVICE_TO_HOST)\n"
+            "luma = plane.reshape(hs, ws)[:h, :w]",
+    "09.2": "ws, hs = 112, 50\nsize = ws * hs * 3 // 2\nbuf, ret = acl.media.dvpp_malloc(size)\n"
+            "acl.media.dvpp_set_pic_desc_data(out_desc, buf)\n"
+            "acl.media.dvpp_set_pic_desc_size(out_desc, size)\n"
+            "acl.media.dvpp_set_pic_desc_format(out_desc, PIXEL_FORMAT_YUV_SEMIPLANAR_420)\n"
+            "acl.media.dvpp_set_pic_desc_width(out_desc, 100)\n"
+            "acl.media.dvpp_set_pic_desc_height(out_desc, 50)\n"
+            "acl.media.dvpp_set_pic_desc_width_stride(out_desc, ws)\n"
+            "acl.media.dvpp_set_pic_desc_height_stride(out_desc, hs)\n"
+            "acl.media.dvpp_vpc_resize_async(channel, decoded, out_desc, resize_config, stream)\n"
+            "acl.rt.synchronize_stream(stream)",
+    "09.3": "acl.media.dvpp_free(jpeg_dev)\nacl.media.dvpp_free(yuv)\n"
+            "acl.media.dvpp_destroy_pic_desc(decoded)\n"
+            "acl.media.dvpp_destroy_channel(channel)\n"
+            "acl.media.dvpp_destroy_channel_desc(channel)",
 }
 #: how often a stuck learner runs an unfinished exercise before giving up
 MAX_ATTEMPTS = 4
@@ -167,6 +189,16 @@ SAYS = {
     "08.3": ["collect(user_data)", "out_dev into out_host", "appends the index of the highest",
              "acl.rt.memcpy_async from pinned[digit] into in_dev", "acl.mdl.execute_async",
              "acl.rt.launch_callback with ACL_CALLBACK_BLOCK", "synchronize stream"],
+    "09.1": ["acl.media.dvpp_get_pic_desc_width / _height / _width_stride / _height_stride",
+             "copy ws * hs bytes from dvpp_get_pic_desc_data(decoded)",
+             "ACL_MEMCPY_DEVICE_TO_HOST", "reshape it to (hs, ws) and slice [:h, :w]"],
+    "09.2": ["acl.media.dvpp_malloc", "width stride ALIGN_UP(100, 16) = 112",
+             "size 112 * 50 * 3 // 2 = 8400", "width_stride and height_stride on out_desc",
+             "acl.media.dvpp_vpc_resize_async(channel, decoded, out_desc, resize_config, stream)",
+             "acl.rt.synchronize_stream(stream)"],
+    "09.3": ["Free jpeg_dev and yuv with acl.media.dvpp_free",
+             "destroy decoded with dvpp_destroy_pic_desc",
+             "dvpp_destroy_channel(channel) then dvpp_destroy_channel_desc(channel)"],
 }
 
 

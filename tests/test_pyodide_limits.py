@@ -38,3 +38,4 @@ def test_chapter_08_says_why_it_cannot_run_where_onnx_is_missing(monkeypatch):
     with pytest.raises(ModuleNotFoundError, match="no build for Pyodide.*JupyterLab"):
         import acl_lab.sample_models  # noqa: F401
     assert "08_offline_inference.ipynb" in build_lite.EXCLUDED
+    assert "09_media_processing.ipynb" in build_lite.EXCLUDED      # it runs chapter 08's model

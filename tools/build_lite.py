@@ -30,6 +30,8 @@ EXCLUDED = {
     "08_offline_inference.ipynb": "it converts and runs ONNX models, and onnx has no "
                                   "WebAssembly (Pyodide) build; its callback thread "
                                   "(acl.util.start_thread) needs real threads too",
+    "09_media_processing.ipynb": "it feeds its pictures to chapter 08's ONNX model, and onnx "
+                                 "has no WebAssembly (Pyodide) build",
 }
 #: what Pyodide does not ship and acl_lab needs, as installed here (pinned to match the
 #: widget extension the site carries)

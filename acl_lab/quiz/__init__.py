@@ -23,7 +23,7 @@ from ..i18n import _
 from .bank import BANK, Question
 from .store import current_store
 
-CHAPTERS = tuple(f"{n:02d}" for n in range(9))     # the chapters progress() lists
+CHAPTERS = tuple(f"{n:02d}" for n in range(10))    # the chapters progress() lists
 
 
 def chapter_id(chapter) -> str:
@@ -90,6 +90,6 @@ def self_test(chapter):
 
 
 def progress():
-    """What the learner has passed, per chapter 00–08, as of now (a picture and a text)."""
+    """What the learner has passed, per chapter 00–09, as of now (a picture and a text)."""
     from .progress_view import Progress
     return Progress()

@@ -1,4 +1,4 @@
-"""The self-test questions of chapters 01–08, as data: text, choices, the right one, and why
+"""The self-test questions of chapters 01–09, as data: text, choices, the right one, and why
 each choice is right or wrong.
 
 Every fact here is one the chapter teaches and the simulator shows (codes, sizes, rules); a
@@ -500,3 +500,59 @@ ask("08", N_("A program unloads the same model ID twice. What does the second "
      N_("No loaded model has this ID any more: unload each model exactly once.")),
     ("ACL_ERROR_RT_MODEL_EXECUTE (507011)",
      N_("507011 is for executing a model whose memory was freed, not for unloading.")))
+
+# 09 · Media processing (DVPP)
+ask("09", N_("JPEGD decodes a 200x150 JPEG into YUV420SP (NV12). How many bytes must the "
+             "output buffer hold at least?"), 2,
+    ("45000",
+     N_("That is 200 x 150 x 3/2: the picture without padding. JPEGD writes rows of the "
+        "width stride and as many rows as the height stride.")),
+    ("38400",
+     N_("That is 256 x 150: the Y plane of the width stride alone, without the height stride "
+        "and without the UV plane.")),
+    ("61440",
+     N_("Width stride ALIGN_UP(200, 128) = 256, height stride ALIGN_UP(150, 16) = 160, and "
+        "YUV420SP takes 3/2 bytes per place: 256 x 160 x 3/2 = 61440, what "
+        "dvpp_jpeg_predict_dec_size returns.")))
+ask("09", N_("The host copies a decoded picture (width 200, width stride 256) back and takes "
+             "its first 200 x 150 bytes as the Y plane. What does it get?"), 1,
+    (N_("The picture's Y plane: the padding comes after it"),
+     N_("Padding ends every row, not the plane: row r starts at r x 256.")),
+    (N_("A sheared picture: every row after the first starts 56 bytes too early"),
+     N_("Rows lie a width stride (256 bytes) apart: reshape to (height stride, width "
+        "stride), then slice [:height, :width].")),
+    (N_("A failure code from acl.rt.memcpy"),
+     N_("The copy has no idea what the bytes mean; it copies them, and the host misreads "
+        "them.")))
+ask("09", N_("A VPC output is described with width 100 and width stride 100. What happens?"),
+    2,
+    (N_("dvpp_vpc_resize_async returns 100000 at once"),
+     N_("The call checks formats and configs on the host; the strides are the engine's to "
+        "check, when the task runs.")),
+    (N_("It works: the stride covers the row"),
+     N_("VPC wants a width stride that is a multiple of 16: 112 for 100 pixels.")),
+    (N_("The call returns 0, and synchronize_stream returns 507018: the engine refused the "
+        "stride"),
+     N_("DVPP tasks are checked on the device when they run, so the failure comes out of "
+        "the synchronize, the output's ret code is set and no byte is written.")))
+ask("09", N_("Where may the picture a DVPP engine reads or writes live?"), 0,
+    (N_("In memory from acl.media.dvpp_malloc (or a pool over it), starting on 128 bytes"),
+     N_("DVPP engines use their own memory: acldvppMalloc gives 128-byte aligned starts "
+        "that the engines can reach.")),
+    (N_("In any device memory from acl.rt.malloc"),
+     N_("aclrtMalloc memory is not DVPP memory: the engine refuses it when the task "
+        "runs.")),
+    (N_("In pinned host memory from acl.rt.malloc_host"),
+     N_("The engines read device memory; copy the JPEG into a dvpp_malloc buffer first.")))
+ask("09", N_("`acl-lab run` reports an acldvppMalloc leak at aclrtResetDevice, one block per "
+             "picture processed. What is the likely bug?"), 0,
+    (N_("A buffer taken per picture (the JPEG's input buffer) is never given back with "
+        "dvpp_free"),
+     N_("One leaked block per picture means a per-picture allocation without its "
+        "acl.media.dvpp_free.")),
+    (N_("reset_device was called too early"),
+     N_("reset_device releases what is left and says so; the leak is the missing free "
+        "before it.")),
+    (N_("The picture descriptions were destroyed before the buffers were freed"),
+     N_("A description only points at the buffer; destroying it frees nothing, in any "
+        "order.")))

@@ -2,6 +2,7 @@
 
     from acl_lab.widgets import PoolView, AlignmentExplorer, MemoryGauge
     from acl_lab.widgets import StreamTimeline, CaptureGraph, MemoryMap, CopyMap
+    from acl_lab.widgets import PictureView          # a DVPP picture, padding included
 
 The rule every view follows: **a view shows the state at the moment its cell ran.** It
 changes only when the learner acts on it (its own controls, ``view.refresh()``), or after
@@ -31,6 +32,7 @@ _VIEWS = {
     "CaptureGraph": "capture_graph",
     "MemoryMap": "memory_map",
     "CopyMap": "copy_map",
+    "PictureView": "picture_view",
 }
 
 __all__ = list(_VIEWS)
