@@ -12,10 +12,11 @@ import math
 import operator
 import os
 import threading
+import time
 
 import numpy as np
 
-from .. import constants as C, wasm
+from .. import constants as C, interrupts, wasm
 from ..errors import AclLabError, SimulatorLimit, as_int, check_unsigned
 from ..i18n import _
 from ..memory_rules import NPY_TYPES
@@ -78,9 +79,11 @@ def _out_of_memory(call: str) -> SimulatorLimit:
 
 
 def _api(*fail):
-    """Run the method under the process lock; SimError -> (``*fail``, code) or code."""
+    """Run the method under the process lock; SimError -> (``*fail``, code) or code. A call
+    is critical (interrupts.py): Ctrl-C reaches the program once it returned."""
     def deco(fn):
         if not fail:
+            @interrupts.critical
             def wrapper(self, *args):
                 rt = self._sim.rt
                 with rt.lock:
@@ -93,6 +96,7 @@ def _api(*fail):
                         raise _out_of_memory(fn.__name__) from None
                 return C.ACL_SUCCESS
         else:
+            @interrupts.critical
             def wrapper(self, *args):
                 rt = self._sim.rt
                 with rt.lock:
@@ -148,6 +152,7 @@ def _value(default):
     with the explanation kept for acl.get_recent_err_msg()."""
     def deco(fn):
         @functools.wraps(fn)
+        @interrupts.critical
         def wrapper(self, *args):
             rt = self._sim.rt
             with rt.lock:
@@ -445,6 +450,7 @@ class _Callbacks:
                             _ptr(c, "stream", stream))
 
     @_fails()
+    @interrupts.critical
     def process_report(self, timeout):
         """Run the next callback for this thread; the function runs without the simulator's
         lock, so it may call any acl function (as callbacks do: copy results, post-process)."""
@@ -457,7 +463,13 @@ class _Callbacks:
                 if served is not self._sim.rt:  # a start_thread worker whose process ended
                     raise SystemExit from None  # (acl_lab.reset) ends quietly with it
                 rt.last_error = e.message
-                return e.code
+                code = e.code
+            else:
+                code = None
+        if code is not None:
+            if code == C.ACL_ERROR_RT_THREAD_SUBSCRIBE:
+                time.sleep(0.001)   # a loop on an unsubscribed thread leaves the others a turn
+            return code
         try:
             report.run()
         finally:
@@ -960,6 +972,7 @@ class Util(_Namespace, _Threads):
     """acl.util: moving between Python objects and pointers"""
 
     @_fails_as(0)
+    @interrupts.critical
     def numpy_to_ptr(self, array):
         """Register ``array`` as pageable host memory; its address (0 if it cannot be used)."""
         if not isinstance(array, np.ndarray):
@@ -979,6 +992,7 @@ class Util(_Namespace, _Threads):
             return rt.memory.register(array)
 
     @_fails_as(0)
+    @interrupts.critical
     def bytes_to_ptr(self, data):
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"bytes_to_ptr: expected bytes or bytearray, not {type(data).__name__}")
@@ -1005,6 +1019,7 @@ class Util(_Namespace, _Threads):
         return a
 
     @_fails_raising
+    @interrupts.critical
     def ptr_to_numpy(self, ptr, shape, npy_type):
         call = "ptr_to_numpy"
         dtype = NPY_TYPES.get(npy_type)
@@ -1028,6 +1043,7 @@ class Util(_Namespace, _Threads):
             return a.view(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
 
     @_fails_raising
+    @interrupts.critical
     def ptr_to_bytes(self, ptr, size):
         call = "ptr_to_bytes"
         try:
@@ -1103,6 +1119,7 @@ class Simulator:
         self.rt = Runtime(profile or get_profile())
         self.acl = SimAcl(self)
 
+    @interrupts.critical
     def reset(self, profile: Profile | None = None) -> None:
         old = self.rt
         with old.lock:    # its bytes go now, not when the cycle collector finds the old process

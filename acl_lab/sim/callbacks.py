@@ -21,7 +21,7 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 
-from .. import constants as C, threads
+from .. import constants as C, interrupts, threads
 from ..i18n import _
 from .simerror import SimError
 from .streams import Stream, Task
@@ -43,8 +43,10 @@ class Report:
     user_data: object
     stream: int
     block: bool
-    done: bool = False
+    delivered: bool = False     # handed to the thread (a stream task re-run after Ctrl-C
+    done: bool = False          # must not hand it over twice)
 
+    @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
         try:
             self.fn(self.user_data)
@@ -59,6 +61,9 @@ class Subscriber:
     device: int
     streams: set = field(default_factory=set)
     inbox: deque = field(default_factory=deque)
+    #: let a blocking callback wait HANDOFF_LIMIT_S without calling process_report: later
+    #: ones go on at once (no 10 s each) until it calls process_report again
+    unresponsive: bool = False
 
 
 class Callbacks:
@@ -152,8 +157,10 @@ class Callbacks:
             self.rt.report(_("a callback on stream {stream} was dropped: the stream was "
                              "unsubscribed before it ran.").format(stream=f"0x{s.handle:x}"))
             return
-        sub.inbox.append(report)
-        self.cond.notify_all()
+        if not report.delivered:
+            sub.inbox.append(report)
+            report.delivered = True
+            self.cond.notify_all()
         if report.block:
             self._wait_for(thread, lambda: report.done, _("a blocking callback on stream "
                                                           "{stream}").format(
@@ -161,11 +168,19 @@ class Callbacks:
 
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
-        HANDOFF_LIMIT_S; a thread never waits for itself."""
-        if thread == threads.get_ident():
+        HANDOFF_LIMIT_S; a thread never waits for itself, nor again for one that let such a
+        wait run out without calling process_report. Ctrl-C ends the wait at once."""
+        sub = self.by_thread.get(thread)
+        if thread == threads.get_ident() or done():
+            return
+        if sub is not None and sub.unresponsive:
+            self.rt.report(_("{what} went on without waiting: thread {thread} has not called "
+                             "acl.rt.process_report since an earlier callback waited for it "
+                             "in vain.").format(what=what, thread=_name(thread)))
             return
         deadline = time.monotonic() + HANDOFF_LIMIT_S
         while not done():
+            interrupts.checkpoint()
             alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
             if not alive or time.monotonic() > deadline:
                 text = (_("{what} waited for thread {thread}, which is gone without calling "
@@ -175,6 +190,8 @@ class Callbacks:
                           "acl.rt.process_report; going on without it (on hardware it would "
                           "hang)."))
                 self.rt.report(text.format(what=what, thread=_name(thread)))
+                if sub is not None and alive:
+                    sub.unresponsive = True
                 return
             self.cond.wait(0.05)
 
@@ -191,24 +208,19 @@ class Callbacks:
                                call=call, timeout=timeout_ms))
         me = threads.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
-        waited = False
         while True:
+            interrupts.checkpoint()
             if self.ended:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
             sub = self.by_thread.get(me)
-            if sub is None and not waited:
-                # pause once before refusing: a loop around process_report on a thread whose
-                # subscription is gone (say, after acl_lab.reset()) must not spin a CPU
-                waited = True
-                self.cond.wait(0.1 if end is None else max(0.0, end - time.monotonic()))
-                continue
-            if sub is None:
+            if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
                                  "stream).").format(call=call, thread=_name(me)))
+            sub.unresponsive = False
             if sub.inbox:
                 return sub.inbox.popleft()
             left = None if end is None else end - time.monotonic()
@@ -217,7 +229,7 @@ class Callbacks:
                                _("{call}: no callback arrived within {timeout} ms (a normal "
                                  "answer while waiting in a loop).").format(call=call,
                                                                             timeout=timeout_ms))
-            self.cond.wait(left if left is not None else 0.1)
+            self.cond.wait(min(left, 0.1) if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:
         report.done = True
