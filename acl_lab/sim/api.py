@@ -392,7 +392,8 @@ class _DataBuffers:
         c = "aclGetDataBufferSize"
         return rt.models.buffer(_ptr(c, "dataBuffer", data_buffer), c).size & 0xFFFF_FFFF
 
-    def data_type_size(self, data_type):
+    @_value(0)
+    def data_type_size(self, rt, data_type):
         return data_type_size(_int("aclDataTypeSize", "dataType", data_type))
 
     @staticmethod
@@ -402,7 +403,13 @@ class _DataBuffers:
 
     @staticmethod
     def float_to_float16(value):
-        return int(np.array([float(value)], np.float16).view(np.uint16)[0])
+        """An int beyond every float rounds to infinity, as a C cast of it would."""
+        try:
+            value = float(value)
+        except OverflowError:
+            value = math.inf if value > 0 else -math.inf
+        with np.errstate(over="ignore"):
+            return int(np.array([value], np.float16).view(np.uint16)[0])
 
     @staticmethod
     def get_version():
@@ -1105,7 +1112,7 @@ def _read_config(path, call: str):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         return json.loads(text) if text.strip() else {}
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
                        _("{call}: config file {path} is not valid JSON ({reason}).").format(
                            call=call, path=repr(os.fspath(path)), reason=e)) from None

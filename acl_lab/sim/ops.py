@@ -58,6 +58,40 @@ class Executor:
     out: Tensor
 
 
+def _scalar_value(value, dtype: int):
+    """``value`` as a scalar of ``dtype`` holds it (ints truncated toward zero, as C casts);
+    SimError for one it cannot hold: NaN or infinity as an integer, an integer out of the
+    type's range, a number beyond every float."""
+    np_type = np.dtype(NUMPY_DTYPES[dtype])
+    try:
+        if np_type.kind in "iu":
+            whole = int(value)          # ValueError for NaN, OverflowError for infinity
+            info = np.iinfo(np_type)
+            if not info.min <= whole <= info.max:
+                raise OverflowError
+            return np_type.type(whole).item()
+        if np_type.kind == "f":
+            value = float(value)        # OverflowError beyond a double
+        with np.errstate(all="ignore"):
+            return np_type.type(value).item()
+    except (OverflowError, ValueError):
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: {value} does not fit in {dtype}. Pass a value the type "
+                         "holds, or choose a wider data type.").format(
+                           call="aclCreateScalar", value=_number(value),
+                           dtype=_dt(dtype))) from None
+
+
+def _number(value) -> str:
+    """A number for a message, short however big (str() refuses ints of 4300+ digits)."""
+    if isinstance(value, int) and abs(value) >= 1 << 64:
+        return f"{'-' if value < 0 else ''}2**{abs(value).bit_length() - 1}+"
+    return repr(value)
+
+
+MAX_DIMS = 8     # "shape维度不大于8": the aclnnAdd / aclnnMul / aclnnInplaceCopy pages
+
+
 class Operators:
     def __init__(self, rt):
         self.rt = rt
@@ -100,8 +134,9 @@ class Operators:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: data type {dtype} is not supported.").format(
                                call="aclCreateScalar", dtype=_dt(dtype)))
+        value = _scalar_value(value, dtype)
         h = self._handle(SCALAR_BASE)
-        self.scalars[h] = (NUMPY_DTYPES[dtype](value).item(), dtype)
+        self.scalars[h] = (value, dtype)
         return h
 
     def destroy(self, table: dict, handle: int, call: str) -> None:
@@ -156,6 +191,12 @@ class Operators:
         ts = {n: self._tensor(h, n, call) for n, h in tensors.items()}
         xs = {n: self._scalar(h, n, call) for n, h in scalars.items()}
         for n, t in ts.items():
+            if len(t.shape) > MAX_DIMS:
+                raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                               _("{call}: {name} has {count} dimensions; aclnn operators take "
+                                 "at most {max_dims}.").format(call=call, name=n,
+                                                               count=len(t.shape),
+                                                               max_dims=MAX_DIMS))
             if t.dtype not in ARITHMETIC:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                                _("{call}: {name} has data type {dtype}, which {op} does not "

@@ -114,22 +114,37 @@ class Scheduler:
 
     def run_until(self, stream: Stream, seq: int | None = None) -> float:
         """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the
-        modeled end of the last one run (0.0 if none was pending)."""
-        pending, end = stream.pending, 0.0
-        while pending and (seq is None or pending[0].seq <= seq):
+        modeled end of the last one run (0.0 if none was pending). A task that waits for
+        another stream's task runs that stream up to it first (a stack, not recursion: a
+        chain of thousands of streams linked by events is fine)."""
+        goals, end = [(stream, seq)], 0.0
+        while goals:
+            s, limit = goals[-1]
+            pending = s.pending
+            if not pending or limit is not None and pending[0].seq > limit:
+                goals.pop()
+                continue
             task = pending[0]     # leaves the queue only once it has run: a task interrupted
             if task in self.running:         # (Ctrl-C, MemoryError) stays queued
-                break             # another caller runs it (a blocking callback waits unlocked)
+                goals.pop()       # another caller runs it (a blocking callback waits unlocked)
+                continue
+            if task.wait_for is not None:
+                other, upto = task.wait_for[:2]
+                first = other.pending[0] if other.pending else None
+                if first is not None and first.seq <= upto and first not in self.running \
+                        and (other, upto) not in goals:
+                    goals.append((other, upto))
+                    continue
             self.running.add(task)
             try:
-                if task.wait_for is not None:
-                    self.run_until(*task.wait_for[:2])
                 if task.run is not None:
                     task.run()
             finally:
                 self.running.discard(task)
-            stream.executed, end = task.seq, task.end_us
+            s.executed = task.seq
             del pending[0]
+            if len(goals) == 1:
+                end = task.end_us
         return end
 
     def queued_streams(self) -> list[Stream]:
