@@ -72,6 +72,11 @@ class Block:
         return f"{type(self).__name__}({self.describe()})"
 
 
+#: released pointers whose reason is kept for messages; the oldest are forgotten beyond it
+#: (registered Python buffers get new addresses each time, so the table would only grow)
+GONE_KEPT = 4096
+
+
 class AddressMap:
     def __init__(self):
         self.blocks: dict[int, object] = {}    # start -> live block
@@ -94,6 +99,8 @@ class AddressMap:
             del self.blocks[block.ptr]
             self._gone[block.ptr] = why
             self._starts.remove(block.ptr)
+            if len(self._gone) > GONE_KEPT:
+                del self._gone[next(iter(self._gone))]
         except BaseException:    # interrupted (Ctrl-C): the block stays, as it was
             self._gone.pop(block.ptr, None)
             self.blocks[block.ptr] = block

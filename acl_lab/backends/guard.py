@@ -28,8 +28,8 @@ import numpy as np
 from .. import constants as C, threads
 from ..errors import AclLabError, Refusal, check_unsigned
 from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
-                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound,
-                            kind_refusal, note_registration, root_array)
+                            NPY_TYPES, KEEP_DROPPED, KEEP_DROPPED_BYTES, c_name,
+                            dropped_beyond_bound, kind_refusal, note_registration, root_array)
 from ..address_map import AddressMap, Block
 from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
                               check_stream_can_write, check_writable)
@@ -76,7 +76,8 @@ class Registry(AddressMap):
     def prune_bytes(self) -> None:
         """Release bytes objects the program dropped, beyond memory_rules' bound."""
         regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
-        if len(regs) > 2 * KEEP_DROPPED:
+        if len(regs) > 2 * KEEP_DROPPED or \
+                sum(e.size for e in regs) > 2 * KEEP_DROPPED_BYTES:
             for e in dropped_beyond_bound(regs, "_owner"):
                 self.drop(e, _("the program dropped its bytes object (pyACL keeps no "
                                "reference to it)"))

@@ -16,7 +16,7 @@ from .. import constants as C
 from ..i18n import _
 from ..address_map import AddressMap, Block
 from ..snapshot_schema import AllocationRow, PoolRow
-from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound,
+from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, dropped_beyond_bound,
                             note_registration, root_array)
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
@@ -145,7 +145,8 @@ class Memory:
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
-        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
+        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often,
+        self._bytes_since_sweep = 0  # or once this many bytes of them came since the last look
         self._plans: dict[tuple, tuple] = {}   # (device, policy, api) -> _plan's answer
 
     # ----- allocation -------------------------------------------------------------------
@@ -298,6 +299,7 @@ class Memory:
             view = memoryview(obj)
             real, offset = id(obj), 0
             key, size, api, owner = real, view.nbytes, "bytes", obj   # bytes take no weakrefs
+            self._bytes_since_sweep += size
         a = self._pageable.get(key)
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
@@ -313,7 +315,9 @@ class Memory:
     def _sweep(self) -> None:
         """Forget registrations whose numpy array was garbage-collected, and (now and then,
         so registering stays cheap) bytes objects the program no longer holds."""
-        if len(self._pageable) >= self._sweep_bytes_at:
+        if len(self._pageable) >= self._sweep_bytes_at or \
+                self._bytes_since_sweep > KEEP_DROPPED_BYTES:
+            self._bytes_since_sweep = 0
             regs = [(key, a) for key, a in self._pageable.items() if a.api == "bytes"]
             gone = {id(a) for a in dropped_beyond_bound([a for _, a in regs], "_owner")}
             for key, a in regs:

@@ -215,6 +215,16 @@ CASES = {
         assert len(live) < 200, len(live)
         outcome("ok")
     """),
+    "bytes_to_ptr_big_temporaries": ("ok", """
+        # 60 dropped 32 MiB objects: the newest kept alive are bounded in bytes, not only
+        # in number (64 of them were kept: 2 GiB)
+        h, _ = acl.rt.malloc_host(32 * MiB)
+        for i in range(60):
+            data = bytes([i]) * (32 * MiB)
+            assert acl.rt.memcpy(h, 32 * MiB, acl.util.bytes_to_ptr(data), 32 * MiB, 0) == 0
+            del data
+        outcome("ok")
+    """),
     # 5. use after free and reset with a live view
     "view_outlives_free_and_reset": ("ok", """
         h, _ = acl.rt.malloc_host(1 * MiB)
