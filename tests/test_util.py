@@ -200,3 +200,21 @@ def test_numpy_to_ptr_of_a_ptr_to_numpy_view_is_the_original_pointer(acl):
     view = acl.util.ptr_to_numpy(host + 64, (16,), np.dtype(np.float32).num)
     assert acl.util.numpy_to_ptr(view) == host + 64          # pinned memory stays pinned
     assert acl.util.numpy_to_ptr(view[4:]) == host + 80
+
+
+def test_a_column_of_a_fortran_ordered_array_is_its_own_bytes(acl):
+    """A column of a Fortran-ordered array is C-contiguous: numpy_to_ptr gives its address,
+    the device reads the column (not the row-major bytes of a copy) and a copy back writes
+    into it (issue 24: the device got [4, 5, 6, 7] and writes were lost)."""
+    f = np.asfortranarray(np.arange(16, dtype=np.int32).reshape(4, 4))
+    col = f[:, 1]
+    ptr = acl.util.numpy_to_ptr(col)
+    d, _ = acl.rt.malloc(16, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memcpy(d, 16, ptr, 16, C.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    back = np.zeros(4, np.int32)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(back), 16, d, 16,
+                         C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert back.tolist() == [1, 5, 9, 13]
+    assert acl.rt.memset(d, 16, 0, 16) == 0
+    assert acl.rt.memcpy(ptr, 16, d, 16, C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert f[:, 1].tolist() == [0, 0, 0, 0] and f[:, 0].tolist() == [0, 4, 8, 12]

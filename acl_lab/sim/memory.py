@@ -113,8 +113,8 @@ class Allocation(Block):
 def _flat_bytes(obj) -> np.ndarray:
     """The bytes of a registered object as a uint8 array, writable where pyACL writes too: a
     ``bytes`` object is written in place, as pyACL does through bytes_to_ptr's pointer."""
-    if isinstance(obj, np.ndarray):
-        return obj.reshape(-1).view(np.uint8)
+    if isinstance(obj, np.ndarray):     # in memory order (a Fortran-ordered array too)
+        return obj.ravel(order="K").view(np.uint8)
     if isinstance(obj, bytes) and len(obj) > 1:    # one-byte objects are shared: read-only
         raw = (ctypes.c_uint8 * len(obj)).from_address(
             ctypes.cast(ctypes.c_char_p(obj), ctypes.c_void_p).value)
@@ -287,6 +287,8 @@ class Memory:
         self._sweep()
         if isinstance(obj, np.ndarray):
             root = root_array(obj)
+            if not (root.flags.c_contiguous or root.flags.f_contiguous):
+                root = obj      # its buffer is not one run of bytes: only the array passed
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
             found = next(((p, at) for p in self.all_pools()
