@@ -79,6 +79,7 @@ class CaptureManager:
     def __init__(self, rt):
         self.rt = rt
         self.models: dict[int, Model] = {}
+        self.task_count = 0       # tasks kept in every model (host RAM: hostram.OBJECT_BYTES)
         self.active: dict[int, Capture] = {}     # stream handle -> capture in progress
         self.groups: dict[int, TaskGroup] = {}   # closed task groups of live models
         self._count = 0
@@ -216,7 +217,7 @@ class CaptureManager:
             self._forget_model(cap.model.handle)
 
     def _forget_model(self, handle: int) -> None:
-        del self.models[handle]
+        self.task_count -= len(self.models.pop(handle).tasks)
         for h in [h for h, g in self.groups.items() if g.model.handle == handle]:
             del self.groups[h]
 
@@ -244,6 +245,7 @@ class CaptureManager:
         if cap.status == ACTIVE:
             task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
             cap.model.tasks.append(task)
+            self.task_count += 1
             if group is not None:
                 group.tasks.append(task)
         return task

@@ -103,6 +103,14 @@ class ExtentStorage:
         if n > 0:
             writer(self.view(offset, n, call))
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """A queued write of part of an allocation makes its buffer now (storage.py's
+        touch_edges: many such writes take its RAM once)."""
+        start, ext = self._extent(offset, n)
+        if n > 0 and ext[1] is None and self._extents.get(start) is ext \
+                and (offset > start or offset + n < ext[0]):
+            self._made(start, ext, call)
+
     def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
         if n <= 0:
             return

@@ -106,6 +106,12 @@ def _limit_name(name: str) -> str:
             "physical memory": _("physical memory")}.get(name, name)
 
 
+#: host RAM one piece of the simulator's own bookkeeping holds: a queued or captured task,
+#: a stream, an event (Python objects and their dicts: ~1 KiB each, measured with
+#: tracemalloc), counted so that millions of them meet the budget, not the OOM killer
+OBJECT_BYTES = 1024
+
+
 def mib(n: int) -> str:
     return f"{n / (1 << 20):,.0f} MiB" if n >= 1 << 20 else f"{n} B"
 
@@ -122,6 +128,7 @@ class HostRam:
         self.limit = limit
         self.used = 0
         self.reserved = 0
+        self.objects = lambda: 0     # how many bookkeeping objects there are (OBJECT_BYTES)
 
     @property
     def source(self) -> str:
@@ -131,7 +138,7 @@ class HostRam:
     def need(self, nbytes: int, call: str, what: str | None = None) -> None:
         """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget (``what``: what
         they are for; simulated bytes if not said)."""
-        if nbytes > 0 and self.used + self.reserved + nbytes > self.limit:
+        if nbytes > 0 and self.in_use + nbytes > self.limit:
             what = what or _("simulated bytes")
             raise SimulatorLimit(_(
                 "{call}: the simulation would need {needed} more host RAM for {what}, "
@@ -140,8 +147,13 @@ class HostRam:
                 "acl_lab.reset(), or another profile; set {env} (e.g. {env}=4GiB) only if "
                 "this machine really has the RAM.").format(
                     call=call, needed=mib(nbytes), what=what,
-                    in_use=mib(self.used + self.reserved), budget=mib(self.limit),
+                    in_use=mib(self.in_use), budget=mib(self.limit),
                     source=self.source, env=ENV))
+
+    @property
+    def in_use(self) -> int:
+        """Bytes held, promised to queued work, and held by the simulator's bookkeeping."""
+        return self.used + self.reserved + OBJECT_BYTES * self.objects()
 
     def reserve(self, nbytes: int, call: str) -> None:
         self.need(nbytes, call)

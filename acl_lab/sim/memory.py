@@ -103,6 +103,12 @@ class Allocation(Block):
             return 0
         return self.pool.storage.read_scratch(self.ptr - self.pool.base + offset, n)
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """Before queueing a write of [offset, offset+n): the fresh chunks it covers in part
+        get their garbage now (storage.py), so its promise of RAM is counted once."""
+        if self.pool is not None:
+            self.pool.storage.touch_edges(self.ptr - self.pool.base + offset, n, call)
+
     def fresh_bytes(self, offset: int, n: int) -> int:
         """Host RAM writing [offset, offset+n) would newly take."""
         if self.pool is None:

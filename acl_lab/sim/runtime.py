@@ -17,6 +17,7 @@ from ..i18n import _
 from ..memory_rules import c_name
 from ..snapshot_schema import Snapshot
 from .memory import FREED_BY_CALL, Allocation, Memory
+from .hostram import OBJECT_BYTES
 from .model import Models
 from .callbacks import Callbacks
 from .ops import Operators
@@ -68,6 +69,8 @@ class Runtime:
         self.models = Models(self)            # offline models, datasets, data buffers
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
+        self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
+                                           + len(self.streams) + len(self.events))
         self._local = threads.Local()         # per-thread current context, last error
 
     # ----- bookkeeping -------------------------------------------------------------------
@@ -317,6 +320,7 @@ class Runtime:
     def create_stream(self, priority: int = 0, flags: int = 0,
                       call: str = "aclrtCreateStream") -> int:
         ctx = self.require_ctx(call)
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more stream"))
         s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
         s.priority, s.flags = priority, flags
         self.streams[s.handle] = s
@@ -363,6 +367,7 @@ class Runtime:
         if force:
             self.capture.discard(s.pending)
             self.memory.ram.unreserve(s.pending)
+            self.sched.pending_tasks -= len(s.pending)
             s.pending.clear()
         else:
             self.sched.wait_stream(s)   # the device finishes what was queued
@@ -401,6 +406,7 @@ class Runtime:
     def create_event(self, flags: int | None = None, ex: bool = False,
                      call: str = "aclrtCreateEvent") -> int:
         ctx = self.require_ctx(call)
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more event"))
         e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device, flags, ex)
         self.events[e.handle] = e
         ctx.events.add(e.handle)
@@ -530,6 +536,8 @@ class Runtime:
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
         """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more queued task (synchronize the "
+                                                   "stream to run what is queued)"))
         if stream.group_mode == "update":
             return self.capture.update_task(stream, task, call)
         if stream.capture is not None:

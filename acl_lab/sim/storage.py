@@ -144,6 +144,17 @@ class _LazyBytes:
                 self._fill(m, fresh)
         return m.bytes[offset:offset + n]
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """Give garbage now to the untouched chunks a write of [offset, offset+n) covers only
+        in part (at most its first and last): a queued write then promises RAM only for the
+        chunks it covers whole, so many small writes queued on one fresh chunk take its RAM
+        once, not once each. Fresh garbage reads the same before and after."""
+        ch = self._chunk
+        for at in {offset, offset + n - 1} if n > 0 else ():
+            c = at // ch
+            if c * ch < offset or (c + 1) * ch > offset + n:
+                self.view(at, 1, call)
+
     def write(self, offset: int, n: int, writer, call: str = "") -> None:
         """``writer(view)`` writes all ``n`` bytes at ``offset``. Untouched chunks it covers
         completely get no garbage first; they count as touched once it has returned (so an
@@ -300,6 +311,10 @@ class LazyStorage:
         """Copy ``n`` bytes at ``offset`` into ``out`` (fresh memory is not touched)."""
         where, at = self._at(offset, n)
         where.read_into(at, n, out)
+
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        where, at = self._at(offset, n)
+        where.touch_edges(at, n, call)
 
     def read_scratch(self, offset: int, n: int) -> int:
         where, at = self._at(offset, n)

@@ -88,6 +88,7 @@ class Scheduler:
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
+        self.pending_tasks = 0                 # tasks queued on every stream, not yet run
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -100,6 +101,7 @@ class Scheduler:
         task.start_us, task.end_us = start, start + task.duration_us
         stream.t_end = task.end_us
         stream.pending.append(task)
+        self.pending_tasks += 1
         self.queued[stream] = None
         self.timeline.append(task)
         return task
@@ -143,6 +145,7 @@ class Scheduler:
                 self.running.discard(task)
             s.executed = task.seq
             del pending[0]
+            self.pending_tasks -= 1
             if len(goals) == 1:
                 end = task.end_us
         return end

@@ -68,6 +68,8 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     if s is not None:
         check_stream_can_write(call, ptr, a)
     byte, off = value & 0xFF, ptr - a.ptr
+    if s is not None:
+        a.touch_edges(off, count, call)
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
@@ -108,6 +110,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         s = None
     elif s is not None:
         check_aligned64(call, dst=dst, src=src)
+        d.touch_edges(dst - d.ptr, count, call)
     task = Task("memcpy", rt.profile.rates.copy_us(direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,

@@ -267,8 +267,8 @@ CASES = {
 def _run(name: str, body: str, extra_env=None, rlimit_as=None):
     """Run one case in a child; (exit status, peak RSS MiB, stdout+stderr, seconds)."""
     code = PRELUDE + textwrap.dedent(body) + EPILOGUE
-    env = dict(os.environ, ACL_LAB_HOST_RAM=f"{BUDGET_MIB}MiB", PYTHONFAULTHANDLER="1",
-               **(extra_env or {}))
+    env = {**os.environ, "ACL_LAB_HOST_RAM": f"{BUDGET_MIB}MiB", "PYTHONFAULTHANDLER": "1",
+           **(extra_env or {})}
 
     def limits():
         if rlimit_as:
@@ -334,6 +334,68 @@ def test_address_space_limit_is_a_simulator_limit_not_an_oserror():
         outcome("limit")
     """
     _check("ulimit_v_12GiB", "limit", *_run("ulimit", body, rlimit_as=12 << 30))
+
+
+#: the simulator's own objects (queued and captured tasks, streams, events) cost host RAM
+#: too; a tighter budget keeps these floods short (a 2 GiB pod is killed after ~2 M tasks)
+BOOKKEEPING = {
+    "memset_async_flood": """
+        d, _ = acl.rt.malloc(64, 0)
+        n = 0
+        while not refused_by_limit(acl.rt.memset_async, d, 64, 1, 64, stream):
+            n += 1
+        assert n > 50_000, n
+        assert acl.rt.synchronize_stream(stream) == 0
+        assert acl.rt.memset_async(d, 64, 1, 64, stream) == 0
+        outcome("limit")
+    """,
+    "create_stream_flood": """
+        streams = []
+        while not refused_by_limit(lambda: streams.append(acl.rt.create_stream()[0])):
+            pass
+        assert len(streams) > 50_000, len(streams)
+        for s in streams:
+            assert acl.rt.destroy_stream(s) == 0
+        outcome("limit")
+    """,
+    "create_event_flood": """
+        events = []
+        while not refused_by_limit(lambda: events.append(acl.rt.create_event()[0])):
+            pass
+        assert len(events) > 50_000, len(events)
+        for e in events:
+            assert acl.rt.destroy_event(e) == 0
+        outcome("limit")
+    """,
+    "captured_task_flood": """
+        d, _ = acl.rt.malloc(64, 0)
+        assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED) == 0
+        n = 0
+        while not refused_by_limit(acl.rt.memset_async, d, 64, 1, 64, stream):
+            n += 1
+        model, ret = acl.mdl.ri_capture_end(stream)
+        assert ret == 0 and n > 50_000, (ret, n)
+        assert acl.mdl.ri_destroy(model) == 0
+        assert acl.rt.memset_async(d, 64, 1, 64, stream) == 0
+        outcome("limit")
+    """,
+    "small_writes_queued_on_one_fresh_chunk": """
+        # each 64 B memset_async used to promise its whole 64 KiB chunk again: 2,000 of
+        # them asked for 125 MiB of this 128 MiB budget
+        d, _ = acl.rt.malloc(MiB // 2, 0)
+        for i in range(16384):
+            assert acl.rt.memset_async(d + 64 * (i % 1024), 64, i % 256, 64, stream) == 0
+        assert acl.rt.synchronize_stream(stream) == 0
+        outcome("ok")
+    """,
+}
+
+
+@pytest.mark.parametrize("name", list(BOOKKEEPING))
+def test_the_simulators_own_objects_meet_the_budget(name):
+    body = BOOKKEEPING[name]
+    expected = "ok" if name.startswith("small") else "limit"
+    _check(name, expected, *_run(name, body, {"ACL_LAB_HOST_RAM": "128MiB"}))
 
 
 def teardown_module():
