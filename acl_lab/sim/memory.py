@@ -8,11 +8,12 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 from __future__ import annotations
 
 import ctypes
+import functools
 import weakref
 
 import numpy as np
 
-from .. import constants as C
+from .. import constants as C, interrupts
 from ..i18n import _
 from ..address_map import AddressMap, Block
 from ..snapshot_schema import AllocationRow, PoolRow
@@ -114,6 +115,13 @@ class Allocation(Block):
         if self.pool is None:
             return 0
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
+
+
+@interrupts.critical
+def _array_gone(dead: list, key: int, _ref) -> None:
+    """A registered array died: the next registration forgets it. (Python ignores an
+    exception raised in a weakref callback: a Ctrl-C landing here waits until it ended.)"""
+    dead.append(key)
 
 
 def _flat_bytes(obj) -> np.ndarray:
@@ -302,7 +310,7 @@ class Memory:
             if found is not None:    # a view from ptr_to_numpy: its address is the pool's
                 return found[0].base + found[1] + offset
             key, size, api = real, root.nbytes, "numpy"
-            owner = weakref.ref(root, lambda _, key=key: self._dead.append(key))
+            owner = weakref.ref(root, functools.partial(_array_gone, self._dead, key))
         else:
             view = memoryview(obj)
             real, offset = id(obj), 0
