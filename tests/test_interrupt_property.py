@@ -147,6 +147,7 @@ class Program:
         self.streams: list[int] = []
         self.events: list[int] = []
         self.buffers: list = []               # registered numpy arrays / bytes, kept alive
+        self.views: list = []                 # ptr_to_numpy arrays, kept (even after a free)
         self.pool = MemoryPool(acl, MiB)
         self.segments: dict[int, int] = {}    # pool segment start -> length
         self.np = np
@@ -265,6 +266,13 @@ def calls(p: Program, rnd: random.Random):
             assert acl.rt.free_host(h) == 0
             del p.host[h]
         options.append(("free_host", free_host))
+
+        def view():
+            """ptr_to_numpy, kept: after free_host or a reset, writes through it count"""
+            v = acl.util.ptr_to_numpy(h, (p.host[h],), np.dtype(np.uint8).num)
+            v[:64] = 9
+            p.views[-2:] = [v]
+        options.append(("view", view))
         if p.dev:
             n = min(p.host[h], p.dev[d])
 
@@ -324,6 +332,11 @@ def calls(p: Program, rnd: random.Random):
         assert acl.util.bytes_to_ptr(obj) != 0
         p.buffers[-4:] = [array, obj]
     options.append(("register", register))
+    if p.views:
+        def write_views():
+            for v in p.views:
+                v[:] = 1
+        options.append(("write_views", write_views))
     length = rnd.choice([1, 100, 5000])
 
     def pool_alloc():
@@ -350,14 +363,17 @@ def child() -> None:
     interrupter = Interrupter()
     tally = {"calls": 0, "interrupted": 0, "limits": 0, "resets": 0}
 
-    def fresh() -> Program:
+    def fresh(views=()) -> Program:
         acl_lab.reset()
-        return Program(acl)
+        p = Program(acl)
+        p.views = list(views)[-2:]     # views of the old process: stale, still written
+        return p
 
     def program(rnd: random.Random) -> None:
         p = fresh()
         for _ in range(STEPS):
-            name, fn = ("reset", fresh) if rnd.random() < 0.03 else calls(p, rnd)
+            name, fn = ("reset", lambda: fresh(p.views)) if rnd.random() < 0.03 \
+                else calls(p, rnd)
             source = rnd.choice(["trace", "trace", "timer", "none"])
             at = rnd.randint(1, 1500) if source == "trace" else rnd.randint(1, 2000)
             before = p.holds()
@@ -369,7 +385,7 @@ def child() -> None:
             tally["calls"] += 1
             tally["interrupted"] += interrupted
             if name == "reset":      # interrupted: the old process or a fresh one, whole
-                p = result if result is not None else fresh()
+                p = result if result is not None else fresh(p.views)
                 tally["resets"] += 1
             elif interrupted:
                 adopt(p, before, shown(p), name)

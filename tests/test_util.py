@@ -218,3 +218,26 @@ def test_a_column_of_a_fortran_ordered_array_is_its_own_bytes(acl):
     assert acl.rt.memset(d, 16, 0, 16) == 0
     assert acl.rt.memcpy(ptr, 16, d, 16, C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
     assert f[:, 1].tolist() == [0, 0, 0, 0] and f[:, 0].tolist() == [0, 4, 8, 12]
+
+
+def test_a_view_kept_after_free_is_its_own_bytes_and_counted(acl):
+    """ptr_to_numpy's array reaches only its own bytes (its base was the pool's whole 64 GiB
+    mapping); after free_host its pages count against the budget while it lives, and
+    numpy_to_ptr of it registers those bytes alone (it registered the whole mapping)."""
+    import gc
+
+    from acl_lab.sim.hostram import STALE
+    h, _ = acl.rt.malloc_host(4096)
+    v = acl.util.ptr_to_numpy(h, (1024,), np.dtype(np.float32).num)
+    assert np.asarray(v.base).nbytes == 4096
+    assert acl.util.numpy_to_ptr(v) == h
+    before = STALE.bytes
+    assert acl.rt.free_host(h) == 0
+    assert STALE.bytes == before + 4096
+    ptr = acl.util.numpy_to_ptr(v)
+    assert ptr != h
+    rows = [a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == ptr]
+    assert rows and rows[0]["size"] == 4096 and rows[0]["api"] == "numpy"
+    del v, rows
+    gc.collect()
+    assert STALE.bytes == before

@@ -1047,7 +1047,7 @@ class Util(_Namespace, _Threads):
         with rt.lock:
             a = self._host_memory(rt, ptr, nbytes, call)
             rt.memory.ram.need(a.fresh_bytes(ptr - a.ptr, nbytes), call)
-            return a.view(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
+            return a.window(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
 
     @_fails_raising
     @interrupts.critical

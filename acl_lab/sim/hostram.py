@@ -9,10 +9,12 @@ anything; checking costs O(1).
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
+import weakref
 
-from .. import wasm
+from .. import interrupts, wasm
 from ..errors import SimulatorLimit
 from ..i18n import _
 
@@ -112,6 +114,34 @@ def _limit_name(name: str) -> str:
 OBJECT_BYTES = 1024
 
 
+class StaleViews:
+    """Host RAM a program can still write through arrays it kept after their memory was
+    freed (a ptr_to_numpy view after free_host, or after acl_lab.reset()): counted against
+    every budget until the last such array is gone, so a use after free lands in RAM the
+    budget sees (on hardware it would crash or write into whatever came next)."""
+
+    def __init__(self):
+        self.bytes = 0
+        self._roots: dict[int, weakref.ref] = {}    # id -> weakref (arrays are unhashable)
+
+    def hold(self, root, nbytes: int, gone=None) -> None:
+        """``root`` (what every array over those bytes keeps alive) holds ``nbytes`` until it
+        dies; then ``gone()`` gives their RAM back."""
+        self.bytes += nbytes
+        ref = weakref.ref(root, functools.partial(self._dead, nbytes, gone))
+        self._roots[id(ref)] = ref
+
+    @interrupts.critical     # Python ignores exceptions in weakref callbacks: Ctrl-C waits
+    def _dead(self, nbytes: int, gone, ref) -> None:
+        self._roots.pop(id(ref), None)
+        self.bytes -= nbytes
+        if gone is not None:
+            gone()
+
+
+STALE = StaleViews()    # one per Python process: it outlives acl_lab.reset()
+
+
 def mib(n: int) -> str:
     return f"{n / (1 << 20):,.0f} MiB" if n >= 1 << 20 else f"{n} B"
 
@@ -152,8 +182,9 @@ class HostRam:
 
     @property
     def in_use(self) -> int:
-        """Bytes held, promised to queued work, and held by the simulator's bookkeeping."""
-        return self.used + self.reserved + OBJECT_BYTES * self.objects()
+        """Bytes held, promised to queued work, held by the simulator's bookkeeping and
+        reachable through views of freed memory."""
+        return self.used + self.reserved + OBJECT_BYTES * self.objects() + STALE.bytes
 
     def reserve(self, nbytes: int, call: str) -> None:
         self.need(nbytes, call)

@@ -83,6 +83,13 @@ class Allocation(Block):
             return self.pool.storage.view(self.ptr - self.pool.base + offset, n, call)
         return _flat_bytes(self.owner())[offset:offset + n]
 
+    def window(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """view() for the program to keep (ptr_to_numpy): it counts against the budget
+        for as long as it lives, even after the memory is freed (storage.Window)."""
+        if self.pool is not None:
+            return self.pool.storage.window(self.ptr - self.pool.base + offset, n, call)
+        return _flat_bytes(self.owner())[offset:offset + n]
+
     def write(self, offset: int, n: int, writer, call: str = "") -> None:
         """``writer(view)`` writes all ``n`` bytes at ``offset`` (fresh memory it covers needs
         no garbage first)."""

@@ -238,6 +238,39 @@ CASES = {
         stream, _ = acl.rt.create_stream()
         outcome("ok")
     """),
+    "views_written_after_free": ("limit", """
+        # a learner frees pinned memory and keeps writing through its ptr_to_numpy view:
+        # those pages count against the budget while the view lives (they were uncounted:
+        # 30 x 64 MiB of views kept past free_host grew RSS to ~2 GiB)
+        views = []
+        def one():
+            h, _ = acl.rt.malloc_host(64 * MiB)
+            v = acl.util.ptr_to_numpy(h, (64 * MiB,), np.dtype(np.uint8).num)
+            assert acl.rt.free_host(h) == 0
+            v[:] = 1
+            views.append(v)
+        while not refused_by_limit(one):
+            assert len(views) < 30
+        assert np.asarray(views[0].base).nbytes == 64 * MiB      # not the 64 GiB pool
+        views.clear()
+        assert acl.rt.malloc_host(64 * MiB)[1] == 0
+        outcome("limit")
+    """),
+    "view_written_after_reset": ("limit", """
+        views = []
+        def one():
+            h, _ = acl.rt.malloc_host(64 * MiB)
+            v = acl.util.ptr_to_numpy(h, (64 * MiB,), np.dtype(np.uint8).num)
+            acl_lab.reset()
+            assert acl.init() == 0 and acl.rt.set_device(0) == 0
+            v[:] = 2
+            views.append(v)
+        while not refused_by_limit(one):
+            assert len(views) < 30
+        views.clear()
+        stream, _ = acl.rt.create_stream()
+        outcome("limit")
+    """),
     # 8. threads: snapshot() and the trace table while other threads call
     "snapshot_while_threads_call": ("ok", """
         errors = []
