@@ -55,6 +55,22 @@ def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count:
     return run
 
 
+PIECE = 4 << 20      # bytes a 2D copy moves at once
+
+
+def _copy_rows(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[:] = src (2D byte views), PIECE bytes at a time: numpy copies operands that may
+    overlap (rows interleaved in one block) through a temporary as big as the whole copy."""
+    height, width = dst.shape
+    rows = max(1, PIECE // width)
+    for r in range(0, height, rows):
+        if width <= PIECE:
+            np.copyto(dst[r:r + rows], src[r:r + rows])
+        else:
+            for c in range(0, width, PIECE):
+                np.copyto(dst[r, c:c + PIECE], src[r, c:c + PIECE])
+
+
 # ----- memset ----------------------------------------------------------------------------
 def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | None = None) -> None:
     call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
@@ -151,7 +167,7 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     def run() -> None:
         dv = as_strided(d.view(dst - d.ptr, dspan, call=call), (height, width), (dpitch, 1))
         sv = as_strided(sa.view(src - sa.ptr, sspan, call=call), (height, width), (spitch, 1))
-        np.copyto(dv, sv)
+        _copy_rows(dv, sv)
 
     pinned = d.pool is not None and sa.pool is not None
     task = Task("memcpy2d", rt.profile.rates.copy_us(direction, width * height, pinned), run=run,

@@ -195,6 +195,22 @@ CASES = {
                                 C.ACL_MEMCPY_HOST_TO_DEVICE)
         outcome("limit")
     """),
+    "memcpy2d_interleaved_rows": ("ok", """
+        # rows of one block copied onto the rows between them: numpy saw operands that may
+        # overlap and copied through a temporary as big as the copy (~128 MiB here)
+        import resource
+        d, _ = acl.rt.malloc(256 * MiB, 0)
+        assert acl.rt.memset(d, 256 * MiB, 7, 256 * MiB) == 0
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        w = 4096
+        h = 256 * MiB // (2 * w) - 1
+        assert acl.rt.memcpy2d_async(d, 2 * w, d + w, 2 * w, w, h,
+                                     C.ACL_MEMCPY_DEVICE_TO_DEVICE, stream) == 0
+        assert acl.rt.synchronize_stream(stream) == 0
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+        assert grown < 32, grown
+        outcome("ok")
+    """),
     # 4. leaks: resets and bytes objects must not pile up
     "reset_releases_ram": ("ok", """
         import resource
