@@ -17,6 +17,7 @@ from .. import constants as C
 from ..i18n import _
 from .simerror import SimError
 from .streams import Task
+from .transfer import submit
 
 TENSOR_BASE, SCALAR_BASE, EXECUTOR_BASE = 0x5000_0000, 0x6000_0000, 0x7000_0000
 NUMPY_DTYPES = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_DOUBLE: np.float64,
@@ -241,24 +242,26 @@ class Operators:
                                phase1=f"{call}GetWorkspaceSize"))
         tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
         places = [self._storage(t, _("tensor"), call) for t in tensors]
-        self._work_fits(ex.out, tensors[:-1], call)
+        work = self._work_fits(ex.out, tensors[:-1], call)
         nbytes = sum(span for _, span in places)
         task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
                     nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
                     detail={"op": op, "inputs": [t.ptr for t in tensors[:-1]],
                             "out": ex.out.ptr, "shape": list(ex.out.shape),
                             "workspace": workspace})
-        self.rt.issue(stream, task, call)
+        submit(self.rt, call, stream, task, work)     # its working memory stays promised
         del self.executors[executor]
 
-    def _work_fits(self, out: Tensor, ins, call: str) -> None:
+    def _work_fits(self, out: Tensor, ins, call: str) -> int:
         """The simulator computes an operator over every element of the output, however few
-        bytes hold them (a stride-0 view): that working memory must fit the host budget."""
+        bytes hold them (a stride-0 view): that working memory (its bytes, returned) must fit
+        the host budget."""
         elements = math.prod(out.shape)
         per_element = sum(t.np_dtype.itemsize for t in ins) + 2 * np.dtype(np.float64).itemsize
         self.rt.memory.ram.need(elements * per_element, call,
                                 _("computing {count} elements of {tensor}").format(
                                     count=f"{elements:,}", tensor=out.describe()))
+        return elements * per_element
 
     @staticmethod
     def _array(t: Tensor, place) -> np.ndarray:

@@ -89,7 +89,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
-    _submit(rt, call, s, task, a.fresh_bytes(off, count))
+    submit(rt, call, s, task, a.fresh_bytes(off, count))
 
 
 # ----- memcpy ----------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
-    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count)
+    submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count)
             + sa.read_scratch(src - sa.ptr, count))
 
 
@@ -174,11 +174,11 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                 nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})
-    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, dspan)
+    submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, dspan)
             + sa.fresh_bytes(src - sa.ptr, sspan))
 
 
-def _submit(rt, call: str, stream, task: Task, ram: int) -> None:
+def submit(rt, call: str, stream, task: Task, ram: int) -> None:
     """Run a synchronous task now, or queue an asynchronous one on its stream. ``ram``: the
     host RAM its bytes will newly take — refused (SimulatorLimit) before anything happens if
     it does not fit, and promised to a queued task until it runs."""

@@ -105,6 +105,21 @@ CASES = {
         assert refused_by_limit(acl.nn.add_get_workspace_size, t, t, alpha, t)
         outcome("limit")
     """),
+    "queued_operator_keeps_its_work_memory": ("limit", """
+        # an operator's working memory is promised from its launch until it runs (it was
+        # only checked at launch: a memset could take the same RAM before the sync)
+        a, _ = acl.rt.malloc(256, 0)
+        t = tensor(a, [300 * MiB // 24], [0], 0, [64], C.ACL_FLOAT)
+        alpha = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+        ws, ex, ret = acl.nn.add_get_workspace_size(t, t, alpha, t)
+        assert ret == 0, acl.get_recent_err_msg()
+        assert acl.nn.add(0, 0, ex, stream) == 0
+        big, _ = acl.rt.malloc(300 * MiB, 0)
+        assert refused_by_limit(acl.rt.memset, big, 300 * MiB, 1, 300 * MiB)
+        assert acl.rt.synchronize_stream(stream) == 0
+        assert acl.rt.memset(big, 300 * MiB, 1, 300 * MiB) == 0
+        outcome("limit")
+    """),
     # 2. ptr_to_numpy with negative / overflowing dimensions
     "ptr_to_numpy_negative_shape": ("valueerror", """
         h, _ = acl.rt.malloc_host(64)
