@@ -448,13 +448,23 @@ class CaptureManager:
                                        call=call, seq=t.seq, kind=t.kind, model=f"0x{m.handle:x}",
                                        ptr=f"0x{a.ptr:x}", size=a.size, api=a.api))
         tasks = list(m.tasks)
+        ram = self.rt.memory.ram
+
+        def fits() -> None:
+            """A replay runs whole or not at all: the host RAM all its tasks may newly take
+            must fit before the first one runs (a replay stopped half way by the budget kept
+            its first effects, and a retry applied them twice)."""
+            ram.need(sum(t.fresh() for t in tasks if t.fresh is not None), call,
+                     _("replaying model {model}").format(model=f"0x{m.handle:x}"))
 
         def run() -> None:       # each task's effect is looked up now: an update may replace it
+            fits()
             for t in tasks:
                 if t.run is not None:
                     t.run()
             m.in_flight -= 1
 
+        fits()
         duration = _critical_path_us(m.tasks, self.rt.profile.rates.replay_task_us)
         return Task("model", duration, run=run, nbytes=sum(t.nbytes for t in m.tasks),
                     uses=tuple(a for t in m.tasks for a in t.uses),   # a free waits for it

@@ -29,6 +29,7 @@ class Task:
     end_us: float = 0.0
     wait_for: tuple | None = None     # (Stream, seq, end_us) of the task that must run first
     uses: tuple = ()                  # Allocations the task reads or writes
+    fresh: Callable[[], int] | None = None   # host RAM running it would newly take now
 
     def timeline_row(self) -> TimelineRow:
         return {"stream": self.stream, "kind": self.kind, "start_us": self.start_us,

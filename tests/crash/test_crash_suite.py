@@ -120,6 +120,35 @@ CASES = {
         assert acl.rt.memset(big, 300 * MiB, 1, 300 * MiB) == 0
         outcome("limit")
     """),
+    "replay_over_budget_runs_whole_or_not": ("limit", """
+        # a replay the budget stops runs nothing (it stopped half way: A += B kept, and the
+        # retry added B again)
+        A, _ = acl.rt.malloc(64, 0)
+        B, _ = acl.rt.malloc(64, 0)
+        assert acl.rt.memset(A, 64, 0, 64) == 0
+        ones = np.ones(16, np.float32)
+        assert acl.rt.memcpy(B, 64, acl.util.numpy_to_ptr(ones), 64, 1) == 0
+        ta, tb = (tensor(p, [16], [1], 0, [16], C.ACL_FLOAT) for p in (A, B))
+        alpha = acl.nn.create_scalar(1.0, C.ACL_FLOAT)
+        big, _ = acl.rt.malloc(300 * MiB, 0)
+        s2, _ = acl.rt.create_stream()
+        assert acl.mdl.ri_capture_begin(s2, C.ACL_MODEL_RI_CAPTURE_MODE_RELAXED) == 0
+        ws, ex, ret = acl.nn.add_get_workspace_size(ta, tb, alpha, ta)
+        assert ret == 0 and acl.nn.add(0, 0, ex, s2) == 0
+        assert acl.rt.memset_async(big, 300 * MiB, 1, 300 * MiB, s2) == 0
+        model, ret = acl.mdl.ri_capture_end(s2)
+        assert ret == 0
+        filler, _ = acl.rt.malloc(300 * MiB, 0)
+        assert acl.rt.memset(filler, 300 * MiB, 2, 300 * MiB) == 0
+        assert refused_by_limit(acl.mdl.ri_execute, model, -1)
+        assert refused_by_limit(acl.mdl.ri_execute_async, model, s2)
+        assert acl.rt.free(filler) == 0
+        assert acl.mdl.ri_execute(model, -1) == 0
+        out = np.zeros(16, np.float32)
+        assert acl.rt.memcpy(acl.util.numpy_to_ptr(out), 64, A, 64, 2) == 0
+        assert out.tolist() == [1.0] * 16, out
+        outcome("limit")
+    """),
     # 2. ptr_to_numpy with negative / overflowing dimensions
     "ptr_to_numpy_negative_shape": ("valueerror", """
         h, _ = acl.rt.malloc_host(64)
