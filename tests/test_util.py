@@ -241,3 +241,26 @@ def test_a_view_kept_after_free_is_its_own_bytes_and_counted(acl):
     del v, rows
     gc.collect()
     assert STALE.bytes == before
+
+
+def test_a_bytes_literal_is_not_rewritten_by_a_copy_into_it(acl):
+    """A copy into bytes_to_ptr(<a bytes literal>) is refused (107000): the literal is a
+    constant of the function, shared by every later call (the copy rewrote it). A bytes
+    object made at run time is still written in place, as pyACL does."""
+    h, _ = acl.rt.malloc_host(16)
+    assert acl.rt.memset(h, 16, 7, 16) == 0
+
+    def read_into_literal():
+        data = b"0123456789abcdef"
+        ret = acl.rt.memcpy(acl.util.bytes_to_ptr(data), 16, h, 16,
+                            C.ACL_MEMCPY_HOST_TO_HOST)
+        return ret, data
+
+    for _ in range(2):
+        ret, data = read_into_literal()
+        assert ret == C.ACL_ERROR_RT_PARAM_INVALID and data == b"0123456789abcdef"
+        assert "literal" in acl.get_recent_err_msg()
+    fresh = bytes(16)
+    assert acl.rt.memcpy(acl.util.bytes_to_ptr(fresh), 16, h, 16,
+                         C.ACL_MEMCPY_HOST_TO_HOST) == 0
+    assert fresh == b"\x07" * 16

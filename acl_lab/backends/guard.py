@@ -29,7 +29,8 @@ from .. import constants as C, threads
 from ..errors import AclLabError, Refusal, check_unsigned
 from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
                             NPY_TYPES, KEEP_DROPPED, KEEP_DROPPED_BYTES, c_name,
-                            dropped_beyond_bound, kind_refusal, note_registration, root_array)
+                            constant_spans, dropped_beyond_bound, kind_refusal,
+                            note_registration, root_array)
 from ..address_map import AddressMap, Block
 from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
                               check_stream_can_write, check_writable)
@@ -272,7 +273,10 @@ class Guard:
                 e = Entry(ptr - into, root.nbytes, api, "host", None, weakref.ref(root))
                 self.registry.add(e)
             elif e is None:
-                self.registry.add(Entry(ptr, len(obj), api, "host", None, obj))
+                e = Entry(ptr, len(obj), api, "host", None, obj)
+                if isinstance(obj, bytes):      # a bytes literal of the caller's code
+                    e.read_only_spans = constant_spans(obj, sys._getframe(1))
+                self.registry.add(e)
                 self.registry.prune_bytes()
             if e is not None and e.api == "numpy" and isinstance(obj, np.ndarray):
                 e.read_only_spans = note_registration(e.read_only_spans, ptr - e.ptr, obj,

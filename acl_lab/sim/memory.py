@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import sys
 import weakref
 
 import numpy as np
@@ -17,8 +18,8 @@ from .. import constants as C, interrupts
 from ..i18n import _
 from ..address_map import AddressMap, Block
 from ..snapshot_schema import AllocationRow, PoolRow
-from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, dropped_beyond_bound,
-                            note_registration, root_array)
+from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spans,
+                            dropped_beyond_bound, note_registration, root_array)
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
@@ -323,6 +324,7 @@ class Memory:
             real, offset = id(obj), 0
             key, size, api, owner = real, view.nbytes, "bytes", obj   # bytes take no weakrefs
             self._bytes_since_sweep += size
+            spans = constant_spans(obj, sys._getframe(1)) if isinstance(obj, bytes) else []
         a = self._pageable.get(key)
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
@@ -330,6 +332,8 @@ class Memory:
             self._next_pageable += align_up(max(size, 1), RUNTIME_ALIGN) + RUNTIME_ALIGN
             self._pageable[key] = a
             self.map.add(a)
+            if api == "bytes":
+                a.read_only_spans = spans
         if api == "numpy":
             a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
                                                   obj.flags.writeable)
