@@ -26,6 +26,7 @@ import pytest
 
 import acl_lab
 from acl_lab import constants as C
+from acl_lab.pool import MemoryPool
 from acl_lab.session import SESSION
 
 MiB = 1 << 20
@@ -79,6 +80,7 @@ def world():
     w["dev"], _ = acl.rt.malloc(2 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
     w["dev2"], _ = acl.rt.malloc(2 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
     assert acl.rt.memset(w["host"], 2 * MiB, 3, 1 * MiB) == 0
+    w["pool"] = MemoryPool(acl, 64 * 1024)
     return w
 
 
@@ -106,6 +108,10 @@ OPERATIONS = {
     "memset_async_issue": (None, lambda w: w["acl"].rt.memset_async(
         w["dev"], 2 * MiB, 1, 2 * MiB, w["stream"]), True),
     "reset": (None, lambda w: acl_lab.reset(), False),
+    "reset_device": (None, lambda w: w["acl"].rt.reset_device(0), True),
+    "pool_alloc": (None, lambda w: w["pool"].alloc(5000), True),
+    "pool_free": (lambda w: w.update(segment=w["pool"].alloc(100)),
+                  lambda w: w["pool"].free(w["segment"]), True),
 }
 
 
@@ -125,6 +131,10 @@ def state(w):
     garbage filling may change) and the bytes of every buffer."""
     snap = acl_lab.snapshot()
     snap.pop("touched_bytes")
+    pool = w.get("pool")
+    if pool is not None:       # what the program's MemoryPool holds
+        snap["segments"] = sorted((s.start, s.size) for s in pool._live.values())
+        snap["pool_used"] = pool._free.used
     acl = w["acl"]
     data = {}
     for name in ("host", "dev", "dev2"):
