@@ -454,7 +454,10 @@ class CaptureManager:
             """A replay runs whole or not at all: the host RAM all its tasks may newly take
             must fit before the first one runs (a replay stopped half way by the budget kept
             its first effects, and a retry applied them twice)."""
-            ram.need(sum(t.fresh() for t in tasks if t.fresh is not None), call,
+            ranges = {(id(a), offset, n): (a, offset, n) for t in tasks
+                      for a, offset, n in t.touches}     # many tasks write the same buffer
+            ram.need(sum(a.fresh_bytes(offset, n) for a, offset, n in ranges.values())
+                     + max((t.scratch() for t in tasks if t.scratch), default=0), call,
                      _("replaying model {model}").format(model=f"0x{m.handle:x}"))
 
         def run() -> None:       # each task's effect is looked up now: an update may replace it

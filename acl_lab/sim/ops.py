@@ -249,7 +249,7 @@ class Operators:
                     detail={"op": op, "inputs": [t.ptr for t in tensors[:-1]],
                             "out": ex.out.ptr, "shape": list(ex.out.shape),
                             "workspace": workspace})
-        submit(self.rt, call, stream, task, lambda: work)   # working memory stays promised
+        submit(self.rt, call, stream, task, scratch=lambda: work)   # promised until it runs
         del self.executors[executor]
 
     def _work_fits(self, out: Tensor, ins, call: str) -> int:

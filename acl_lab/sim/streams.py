@@ -29,7 +29,12 @@ class Task:
     end_us: float = 0.0
     wait_for: tuple | None = None     # (Stream, seq, end_us) of the task that must run first
     uses: tuple = ()                  # Allocations the task reads or writes
-    fresh: Callable[[], int] | None = None   # host RAM running it would newly take now
+    touches: tuple = ()               # (Allocation, offset, count) it gives bytes to
+    scratch: Callable[[], int] | None = None   # host RAM it needs while it runs
+
+    def fresh_bytes(self) -> int:
+        """Host RAM the ranges it gives bytes to would newly take now."""
+        return sum(a.fresh_bytes(offset, n) for a, offset, n in self.touches)
 
     def timeline_row(self) -> TimelineRow:
         return {"stream": self.stream, "kind": self.kind, "start_us": self.start_us,

@@ -89,7 +89,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
-    submit(rt, call, s, task, lambda: a.fresh_bytes(off, count))
+    submit(rt, call, s, task, ((a, off, count),))
 
 
 # ----- memcpy ----------------------------------------------------------------------------
@@ -131,8 +131,8 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
-    submit(rt, call, s, task, lambda: d.fresh_bytes(dst - d.ptr, count)
-           + sa.read_scratch(src - sa.ptr, count))
+    submit(rt, call, s, task, ((d, dst - d.ptr, count),),
+           lambda: sa.read_scratch(src - sa.ptr, count))
 
 
 def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
@@ -174,17 +174,17 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                 nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})
-    submit(rt, call, s, task, lambda: d.fresh_bytes(dst - d.ptr, dspan)
-           + sa.fresh_bytes(src - sa.ptr, sspan))
+    submit(rt, call, s, task, ((d, dst - d.ptr, dspan), (sa, src - sa.ptr, sspan)))
 
 
-def submit(rt, call: str, stream, task: Task, fresh) -> None:
-    """Run a synchronous task now, or queue an asynchronous one on its stream. ``fresh()``:
-    the host RAM its bytes would newly take now — refused (SimulatorLimit) before anything
-    happens if it does not fit, and promised to a queued task until it runs; a captured task
-    keeps ``fresh`` for its replays to ask again (capture.py)."""
-    budget, ram = rt.memory.ram, fresh()
-    task.fresh = fresh
+def submit(rt, call: str, stream, task: Task, touches=(), scratch=None) -> None:
+    """Run a synchronous task now, or queue an asynchronous one on its stream. ``touches``:
+    the (allocation, offset, count) ranges it gives bytes to, ``scratch()``: host RAM it needs
+    while it runs; together the RAM it would newly take now — refused (SimulatorLimit) before
+    anything happens if it does not fit, and promised to a queued task until it runs. A
+    captured task keeps both for its replays to ask again (capture.py, _replay_task)."""
+    task.touches, task.scratch = touches, scratch
+    budget, ram = rt.memory.ram, task.fresh_bytes() + (scratch() if scratch else 0)
     if stream is None:
         budget.need(ram, call)
         clock = rt.sched.now_us
