@@ -84,8 +84,6 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     if s is not None:
         check_stream_can_write(call, ptr, a)
     byte, off = value & 0xFF, ptr - a.ptr
-    if s is not None:
-        a.touch_edges(off, count, call)
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
@@ -126,7 +124,6 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
         s = None
     elif s is not None:
         check_aligned64(call, dst=dst, src=src)
-        d.touch_edges(dst - d.ptr, count, call)
     task = Task("memcpy", rt.profile.rates.copy_us(direction, count, not pageable),
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
@@ -177,6 +174,22 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     submit(rt, call, s, task, ((d, dst - d.ptr, dspan), (sa, src - sa.ptr, sspan)))
 
 
+def _touch_edges(rt, call: str, task: Task) -> int:
+    """A task was queued: the fresh chunks it writes only in part get their garbage now
+    (Allocation.touch_edges), so its promise of RAM covers only the chunks it writes whole
+    and many small writes queued on one fresh chunk take its RAM once (each promised the
+    whole chunk again). Moves their bytes from promised to used; the change in promise."""
+    budget, promised = rt.memory.ram, task.fresh_bytes()
+    budget.reserved -= promised
+    try:
+        for a, offset, n in task.touches:
+            a.touch_edges(offset, n, call)
+    finally:
+        still = task.fresh_bytes()
+        budget.reserved += still
+    return still - promised
+
+
 def submit(rt, call: str, stream, task: Task, touches=(), scratch=None) -> None:
     """Run a synchronous task now, or queue an asynchronous one on its stream. ``touches``:
     the (allocation, offset, count) ranges it gives bytes to, ``scratch()``: host RAM it needs
@@ -201,6 +214,8 @@ def submit(rt, call: str, stream, task: Task, touches=(), scratch=None) -> None:
     except BaseException:
         budget.reserved -= ram
         raise
+    if task.touches and stream.capture is None:
+        ram += _touch_edges(rt, call, task)
     if ram and stream.capture is None:
         run = task.run
 
