@@ -40,7 +40,8 @@ MiB = 1 << 20
 
 
 def test_random_api_sequences_survive_ctrl_c_anywhere():
-    env = {**os.environ, "ACL_LAB_HOST_RAM": f"{BUDGET_MIB}MiB",
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("ACL_LAB_")},
+           "ACL_LAB_HOST_RAM": f"{BUDGET_MIB}MiB", "ACL_LAB_INTERRUPT_EXAMPLES": str(EXAMPLES),
            "PYTHONPATH": os.pathsep.join(filter(None, [_repo(), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen([sys.executable, __file__, "--child"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
