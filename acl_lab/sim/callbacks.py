@@ -29,6 +29,8 @@ from .streams import Stream, Task
 #: longest a stream waits (real seconds) for its subscribed thread to take a blocking
 #: callback; real hardware would hang for ever, the kernel must not
 HANDOFF_LIMIT_S = 10.0
+#: longest a start_thread worker's process_report waits for its first subscription
+WORKER_GRACE_S = 0.1
 
 
 def _name(ident: int) -> str:
@@ -72,6 +74,7 @@ class Callbacks:
         self.cond = threading.Condition(rt.lock)
         self.by_thread: dict[int, Subscriber] = {}
         self.by_stream: dict[Stream, int] = {}       # stream -> subscribed thread id
+        self.subscribed_once: set[int] = set()       # threads ever subscribed
         self.ended = False
 
     def end(self) -> None:
@@ -102,6 +105,7 @@ class Callbacks:
                                call=call, thread=_name(thread), device=sub.device,
                                stream=f"0x{s.handle:x}", other=s.device))
         sub = sub or self.by_thread.setdefault(thread, Subscriber(thread, s.device))
+        self.subscribed_once.add(thread)
         sub.streams.add(s)
         self.by_stream[s] = thread
 
@@ -208,6 +212,11 @@ class Callbacks:
                                call=call, timeout=timeout_ms))
         me = threads.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
+        # a start_thread worker never subscribed yet waits a moment for its subscription: the
+        # usual start_thread-then-subscribe_report must not race (the trace stays the same)
+        grace = time.monotonic() + min(WORKER_GRACE_S, timeout_ms / 1000 if end else 1e9) \
+            if me not in self.subscribed_once and hasattr(threading.current_thread(),
+                                                          "acl_lab_process") else 0.0
         while True:
             interrupts.checkpoint()
             if self.ended:
@@ -215,6 +224,9 @@ class Callbacks:
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
             sub = self.by_thread.get(me)
+            if sub is None and time.monotonic() < grace:
+                self.cond.wait(grace - time.monotonic())
+                continue
             if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
