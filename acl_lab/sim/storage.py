@@ -358,7 +358,8 @@ class LazyStorage:
                 self._big_starts = SortedKeys(self._big)
                 raise
             block.release()
-        self._pool.stale(offset, n)
+        if self._pool._windows:      # ptr_to_numpy arrays over it outlive the free
+            self._pool.stale(offset, n)
         if n >= CHUNK:     # a smaller range holds no whole chunk (the pool's chunks are CHUNK)
             self._pool.forget(offset, n)
 
