@@ -264,3 +264,23 @@ def test_a_bytes_literal_is_not_rewritten_by_a_copy_into_it(acl):
     assert acl.rt.memcpy(acl.util.bytes_to_ptr(fresh), 16, h, 16,
                          C.ACL_MEMCPY_HOST_TO_HOST) == 0
     assert fresh == b"\x07" * 16
+
+
+def test_a_bytearray_resized_after_bytes_to_ptr_is_a_freed_pointer(acl):
+    """A bytearray that shrank (or grew) after bytes_to_ptr may have moved: its old pointer
+    gets 107000 with the reason, not a raw ValueError (or a memset of the 100 bytes left);
+    bytes_to_ptr again gives a pointer that works."""
+    ba = bytearray(4096)
+    ptr = acl.util.bytes_to_ptr(ba)
+    del ba[100:]
+    h, _ = acl.rt.malloc_host(4096)
+    assert acl.rt.memcpy(ptr, 4096, h, 4096, C.ACL_MEMCPY_HOST_TO_HOST) == \
+        C.ACL_ERROR_RT_PARAM_INVALID
+    assert "resized" in acl.get_recent_err_msg()
+    assert acl.rt.memset(ptr, 4096, 1, 4096) == C.ACL_ERROR_RT_PARAM_INVALID
+    with pytest.raises(acl_lab.AclLabError, match="resized"):
+        acl.util.ptr_to_bytes(ptr, 4096)
+    assert acl.rt.memset(h, 100, 7, 100) == 0
+    assert acl.rt.memcpy(acl.util.bytes_to_ptr(ba), 100, h, 100,
+                         C.ACL_MEMCPY_HOST_TO_HOST) == 0
+    assert ba == bytearray(b"\x07" * 100)

@@ -70,7 +70,7 @@ class Registry(AddressMap):
     def add(self, e: Entry) -> None:
         if len(self.entries) >= self._prune_at:     # arrays die unseen: drop them now and then
             for dead in [d for d in self.entries.values() if not d.alive()]:
-                self.drop(dead, _("its numpy array was garbage-collected"))
+                self.drop(dead, dead.gone_why())
             self._prune_at = 2 * len(self.entries) + 1024
         super().add(e)
 

@@ -326,6 +326,8 @@ class Memory:
             self._bytes_since_sweep += size
             spans = constant_spans(obj, sys._getframe(1)) if isinstance(obj, bytes) else []
         a = self._pageable.get(key)
+        if a is not None and not a.alive() and self.allocs.get(a.ptr) is a:
+            self.release(a, a.gone_why())       # a bytearray resized since: a new pointer
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
