@@ -84,6 +84,10 @@ class Callbacks:
         self.by_stream.clear()
         self.cond.notify_all()
 
+    def waiting(self) -> int:
+        """Callbacks handed to threads and not yet taken by process_report."""
+        return sum(len(sub.inbox) for sub in self.by_thread.values())
+
     def _stream(self, handle: int, call: str) -> Stream:
         return self.rt.stream(handle, call)
 

@@ -70,7 +70,8 @@ class Runtime:
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
-                                           + len(self.streams) + len(self.events))
+                                           + len(self.streams) + len(self.events)
+                                           + self.callbacks.waiting())
         self._local = threads.Local()         # per-thread current context, last error
 
     # ----- bookkeeping -------------------------------------------------------------------

@@ -472,6 +472,28 @@ BOOKKEEPING = {
         assert acl.rt.memset_async(d, 64, 1, 64, stream) == 0
         outcome("limit")
     """,
+    "callbacks_never_processed": """
+        # a subscribed thread that never calls process_report: its undelivered reports count
+        go = threading.Event()
+        t = threading.Thread(target=go.wait, daemon=True)
+        t.start()
+        assert acl.rt.subscribe_report(t.ident, stream) == 0
+        def launch_1000():
+            for _ in range(1000):
+                assert acl.rt.launch_callback(lambda d: None, None, C.ACL_CALLBACK_NO_BLOCK,
+                                              stream) == 0
+            assert acl.rt.synchronize_stream(stream) == 0
+        rounds = 0
+        while not refused_by_limit(launch_1000):
+            rounds += 1
+        assert rounds > 50, rounds
+        go.set()
+        t.join()
+        acl_lab.reset()
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        stream, _ = acl.rt.create_stream()
+        outcome("limit")
+    """,
     "small_writes_queued_on_one_fresh_chunk": """
         # each 64 B memset_async used to promise its whole 64 KiB chunk again: 2,000 of
         # them asked for 125 MiB of this 128 MiB budget
