@@ -16,6 +16,7 @@ Without threads (Pyodide) a signal is not sent again: it is delivered at once.
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -24,7 +25,7 @@ _CRITICAL: set = set()          # code objects of critical functions
 _OPEN: set = set()              # code objects a critical call runs the learner's code in
 _previous = signal.default_int_handler
 _noted = False                  # a Ctrl-C is waiting for the critical call to end
-_resending = False              # a thread is about to send it again
+_wake: int | None = None        # write end of the pipe the resender thread waits on
 RESEND_S = 0.002                # how soon a noted Ctrl-C is sent again
 
 
@@ -63,25 +64,47 @@ def _on_sigint(signum, frame):
 
 
 def _resend_later() -> bool:
-    """Send SIGINT to the main thread again in RESEND_S; False where that cannot be."""
-    global _resending
-    if _resending:
-        return True
-
-    def resend():
-        global _resending
-        time.sleep(RESEND_S)
-        _resending = False
-        if _noted:
-            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-
-    try:
-        _resending = True
-        threading.Thread(target=resend, name="acl_lab Ctrl-C", daemon=True).start()
-    except RuntimeError:       # no threads here
-        _resending = False
+    """Have SIGINT sent to the main thread again in RESEND_S; False where nobody can. (A
+    byte down a pipe wakes the resender thread: a handler must take no lock, since the code
+    it interrupted may hold it.)"""
+    if _wake is None:
         return False
+    try:
+        os.write(_wake, b"\0")
+    except OSError:            # the pipe is full: a resend is due anyway
+        pass
     return True
+
+
+def _resender(wake: int) -> None:
+    while True:
+        os.read(wake, 4096)
+        time.sleep(RESEND_S)
+        if _noted:
+            try:
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            except OSError:      # the main thread is gone: the process is ending
+                return
+
+
+def _start_resender() -> None:
+    global _wake
+    if _wake is not None:
+        return
+    try:
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        threading.Thread(target=_resender, args=(r,), name="acl_lab Ctrl-C",
+                         daemon=True).start()
+    except (OSError, RuntimeError, AttributeError):     # no pipes or threads (Pyodide)
+        return
+    _wake = w
+
+
+def _forget_resender() -> None:
+    """A forked child has no resender thread: install() starts its own."""
+    global _wake
+    _wake = None
 
 
 def checkpoint() -> None:
@@ -99,6 +122,7 @@ def install() -> None:
     global _previous
     if threading.current_thread() is not threading.main_thread():
         return
+    _start_resender()
     try:
         current = signal.getsignal(signal.SIGINT)
         if current is _on_sigint or not callable(current):
@@ -107,3 +131,7 @@ def install() -> None:
     except (ValueError, OSError, AttributeError):
         return
     _previous = current
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_resender)

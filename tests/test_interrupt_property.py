@@ -123,7 +123,7 @@ class Interrupter:
         """A Ctrl-C put off until its call ended arrives within milliseconds."""
         from acl_lab import interrupts
         deadline = time.monotonic() + 2.0
-        while (interrupts._noted or interrupts._resending) and time.monotonic() < deadline:
+        while interrupts._noted and time.monotonic() < deadline:
             time.sleep(0.0005)
         time.sleep(0.001)     # a timer SIGINT raised just before the alarm was cancelled
 
