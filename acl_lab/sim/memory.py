@@ -23,7 +23,7 @@ from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spa
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
-from .hostram import HostRam
+from .hostram import HostRam, mib
 from .simerror import SimError
 from .extents import storage_for
 
@@ -260,8 +260,23 @@ class Memory:
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
             return self._place(pools, size, footprint, 32, "malloc_host", "device", 0, None)
+        self._pinnable(size, footprint)
         return self._place([self.host_pool], size, footprint, RUNTIME_ALIGN,
                            "malloc_host", "host", None, None, pinned=True)
+
+    def _pinnable(self, size: int, footprint: int) -> None:
+        """Pinned memory is real host RAM (the driver's halMemAlloc of MEM_HOST pages): more
+        than the host has left fails with ACL_ERROR_RT_MEMORY_ALLOCATION
+        (NpuDriver::HostMemAlloc, errcode_manage.cc: DRV_ERROR_OUT_OF_MEMORY). The
+        simulated host's RAM is the host-RAM budget."""
+        left = self.ram.limit - self.ram.in_use
+        if footprint > left:
+            raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, _(
+                "{call}: cannot pin {footprint} B ({size} B asked): pinned host memory is "
+                "real host RAM, and this simulated host has {left} left of its {budget} "
+                "({source}). Free pinned memory you no longer need, or ask for less.").format(
+                    call="aclrtMallocHost", footprint=footprint, size=size, left=mib(left),
+                    budget=mib(self.ram.limit), source=self.ram.source))
 
     def _place(self, pools, size, footprint, align, api, location, device, policy,
                pinned=False) -> Allocation:
