@@ -46,9 +46,20 @@ class Block:
         return o() if isinstance(o, weakref.ref) else o
 
     def alive(self) -> bool:
-        """Is the array this registration points into still there? (A bytes object is held
-        here until its backend releases it: memory_rules.dropped_beyond_bound.)"""
-        return not isinstance(self._owner, weakref.ref) or self._owner() is not None
+        """Is the buffer this registration points into still there, where it was? (A bytes
+        object is held here until its backend releases it: memory_rules.dropped_beyond_bound.
+        A bytearray resized since may have moved: its old pointer dangles.)"""
+        o = self._owner
+        if isinstance(o, weakref.ref):
+            return o() is not None
+        return not isinstance(o, bytearray) or len(o) == self.size
+
+    def gone_why(self) -> str:
+        """Why a registration that is no longer alive() went, in the learner's language."""
+        if isinstance(self._owner, bytearray):
+            return _("its bytearray was resized after bytes_to_ptr, so Python may have moved "
+                     "its bytes: call bytes_to_ptr again for the new pointer")
+        return _("its numpy array was garbage-collected")
 
     def read_only(self, offset: int, n: int) -> bool:
         """May nobody write [offset, offset+n)? (memory_rules.is_read_only)"""
@@ -70,6 +81,11 @@ class Block:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.describe()})"
+
+
+#: released pointers whose reason is kept for messages; the oldest are forgotten beyond it
+#: (registered Python buffers get new addresses each time, so the table would only grow)
+GONE_KEPT = 4096
 
 
 class AddressMap:
@@ -94,6 +110,8 @@ class AddressMap:
             del self.blocks[block.ptr]
             self._gone[block.ptr] = why
             self._starts.remove(block.ptr)
+            if len(self._gone) > GONE_KEPT:
+                del self._gone[next(iter(self._gone))]
         except BaseException:    # interrupted (Ctrl-C): the block stays, as it was
             self._gone.pop(block.ptr, None)
             self.blocks[block.ptr] = block
@@ -128,7 +146,7 @@ class AddressMap:
             if not addr < block.ptr + max(block.size, 1):
                 return None
         if not block.alive():
-            self.drop(block, _("its numpy array was garbage-collected"))
+            self.drop(block, block.gone_why())
             return None
         return block
 

@@ -143,19 +143,38 @@ def note_registration(spans: list, offset: int, array, writeable: bool) -> list:
     return [(lo, n) for lo, n in spans if not (offset <= lo and lo + n <= offset + array.nbytes)]
 
 
+def constant_spans(obj, frame) -> list:
+    """The read-only spans of a bytes object registered from ``frame``: all of it if it is a
+    constant of the code running there or in a caller (a bytes literal: every run of that
+    code shares the object, and writing into it would rewrite the literal); else none."""
+    while frame is not None:
+        if any(c is obj for c in frame.f_code.co_consts):
+            return [(0, len(obj))]
+        frame = frame.f_back
+    return []
+
+
 def is_read_only(owner, spans: list, offset: int, n: int) -> bool:
     """May nobody write [offset, offset+n) of pageable memory ``owner`` (a numpy array or a
     bytes-like object)? A read-only array or view (on hardware the write would fault or
-    change data numpy promised nobody changes), and the one-byte bytes objects every Python
-    program shares. A program's own bytes object is written in place, as pyACL does."""
+    change data numpy promised nobody changes), the one-byte bytes objects every Python
+    program shares, and bytes literals of the program's code (constant_spans). A program's
+    own bytes object is written in place, as pyACL does."""
     if not isinstance(owner, np.ndarray):
-        return isinstance(owner, bytes) and len(owner) <= 1
+        return isinstance(owner, bytes) and (len(owner) <= 1 or bool(spans))
     return not owner.flags.writeable or any(lo < offset + n and offset < lo + size
                                             for lo, size in spans)
 
 
 def read_only_refusal(call: str, what: str, addr: int, block) -> str:
     """Why ``call`` must not write ``what`` at ``addr`` inside read-only ``block``."""
+    owner = block.owner()
+    if isinstance(owner, bytes) and len(owner) > 1:
+        return _("{call}: {what} {addr} is {block}, a bytes literal of your code: every run "
+                 "of that code shares the object, so writing into it would change the literal "
+                 "itself. Copy into bytes(n) or bytearray(n) made when the code runs, or into "
+                 "a numpy array, instead.").format(call=call, what=what, addr=f"0x{addr:x}",
+                                                    block=block.describe())
     return _("{call}: {what} {addr} is {block}, which is read-only (a read-only numpy array "
              "or view, or a bytes object of at most one byte, which Python shares between all "
              "code). Write into a writable numpy array, a fresh bytes object of your own "

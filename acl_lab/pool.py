@@ -41,6 +41,7 @@ from . import constants as C
 from .align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
 from .errors import AclLabError, as_int
 from .freelist import FreeList
+from .interrupts import critical
 from .i18n import _, pgettext
 from .memory_rules import ALLOCATORS as RULES_OF
 
@@ -173,6 +174,7 @@ class MemoryPool:
     and free outside a GLOBAL-mode capture, which forbids synchronous copies.
     """
 
+    @critical
     def __init__(self, acl, size: int, *, rule: str = "runtime", allocator: str | None = None,
                  policy: int = C.ACL_MEM_MALLOC_HUGE_FIRST):
         if rule not in RULES:
@@ -227,6 +229,7 @@ class MemoryPool:
                  self.acl.rt.memset(seg.payload_end, n, GUARD_BYTE, n))
 
     # ----- segments ------------------------------------------------------------------------
+    @critical
     def alloc(self, length: int, *, name: str | None = None, rule: str | None = None) -> int:
         """Start address of a new segment for ``length`` bytes.
 
@@ -270,6 +273,7 @@ class MemoryPool:
         return why.format(length=length, size=size, align=align, free=s.free,
                           pieces=s.free_blocks, largest=s.largest_free, capacity=s.capacity)
 
+    @critical
     def free(self, ptr: int, *, check: bool = True) -> None:
         """Give a segment back (it merges with free neighbours).
 
@@ -381,6 +385,7 @@ class MemoryPool:
                 "free call. Create a new pool.").format(call=call,
                                                         allocator=self._backing.c_name))
 
+    @critical
     def close(self, *, force: bool = False) -> None:
         """Give the big block back with the free call that matches its allocator.
 

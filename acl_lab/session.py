@@ -7,6 +7,7 @@ backend in use with its traced ``acl`` and its trace, and the injected faults.
 """
 from __future__ import annotations
 
+from . import interrupts
 from .faults import Faults
 
 
@@ -22,6 +23,7 @@ class Session:
         from .backends import select
         from .trace import Trace, Traced
 
+        interrupts.install()       # Ctrl-C waits for the call it hits (interrupts.py)
         chosen = select(self, backend, profile)
         if self.active is not None and self.active[0].acl is chosen.acl:
             return self.active[1]
@@ -44,6 +46,7 @@ class Session:
                                  'acl_lab.load(backend="ascend")'))
         self.ascend[2].enabled = bool(enabled)
 
+    @interrupts.critical
     def reset(self, profile: str | None = None) -> None:
         """A fresh process, an empty trace, no injected faults."""
         backend, _, trace = self.current()

@@ -196,12 +196,15 @@ def test_stop_thread_of_an_unknown_thread_is_refused(acl):
     assert acl.util.stop_thread(12345) == C.ACL_ERROR_INVALID_PARAM
 
 
-def test_a_loop_on_an_unsubscribed_thread_does_not_spin(acl):
-    """process_report on a thread with no subscription (e.g. a worker left over from before
-    acl_lab.reset()) returns 107012 only after its timeout, so its loop cannot spin a CPU."""
+@pytest.mark.parametrize("timeout_ms", [50, 2**31 - 1, -1])
+def test_process_report_on_an_unsubscribed_thread_refuses_at_once(acl, timeout_ms):
+    """process_report on a thread with no subscription returns 107012 at once, whatever its
+    timeout, as CbSubscribe::GetGroupIdByThreadId answers (it used to wait out the timeout:
+    2**31-1 ms is 24 days); a loop on it still leaves other threads a turn (1 ms)."""
     start = time.monotonic()
-    assert acl.rt.process_report(50) == C.ACL_ERROR_RT_THREAD_SUBSCRIBE
-    assert time.monotonic() - start >= 0.045
+    for _ in range(10):
+        assert acl.rt.process_report(timeout_ms) == C.ACL_ERROR_RT_THREAD_SUBSCRIBE
+    assert 0.009 <= time.monotonic() - start < 1.0
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
@@ -223,3 +226,53 @@ def test_reset_ends_the_workers_the_old_process_started(acl, timeout_ms):
     assert acl.rt.free(0x1234) != 0
     time.sleep(0.1)
     assert acl.get_recent_err_msg().startswith("aclrtFree")
+
+
+def test_a_thread_that_never_processes_reports_costs_one_handoff_wait(acl, monkeypatch):
+    """A live thread subscribed to a stream that never calls process_report: the first
+    blocking callback waits HANDOFF_LIMIT_S for it, later ones go on at once (100 launches
+    used to cost 100 x 10 s); once it calls process_report, it is waited for again."""
+    from acl_lab.sim import callbacks
+    monkeypatch.setattr(callbacks, "HANDOFF_LIMIT_S", 0.3)
+    go = threading.Event()
+    t = threading.Thread(target=go.wait, daemon=True)
+    t.start()
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(t.ident, stream) == 0
+    for _ in range(20):
+        assert acl.rt.launch_callback(lambda d: None, [], C.ACL_CALLBACK_BLOCK, stream) == 0
+    start = time.monotonic()
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert 0.3 <= time.monotonic() - start < 2.0
+    go.set()
+    t.join()
+
+
+def test_ctrl_c_while_waiting_for_a_blocking_callback_runs_it_once(acl, worker):
+    """Ctrl-C ends synchronize_stream's wait for a blocking callback at once; the callback
+    stays queued and, when the stream is synchronized again, runs once (not twice)."""
+    import signal
+
+    from acl_lab import interrupts
+    runs, release = [], threading.Event()
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(worker.tid, stream) == 0
+
+    def slow(data):
+        release.wait(5)
+        runs.append(data)
+
+    assert acl.rt.launch_callback(slow, "once", C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert signal.getsignal(signal.SIGINT) is interrupts._on_sigint
+    timer = threading.Timer(0.2, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        acl.rt.synchronize_stream(stream)
+        time.sleep(2)
+    assert time.monotonic() - start < 1.5
+    release.set()
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert runs == ["once"]
+    assert acl.rt.unsubscribe_report(worker.tid, stream) == 0

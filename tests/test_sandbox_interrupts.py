@@ -1,9 +1,11 @@
 """Ctrl-C at any moment leaves a consistent simulated process.
 
-A KeyboardInterrupt reaches Python code where the interpreter checks for signals — on
-entering a Python function, among other places. The injector below raises one on the n-th
-Python function call of an operation (memset, memcpy, synchronize, a pool's first touch,
-...), for every n the operation makes (sampled evenly when there are many). After each:
+A SIGINT reaches Python code where the interpreter checks for signals — on entering a
+Python function, among other places. The injector below delivers one (calls the SIGINT
+handler, as the interpreter would) on the n-th Python function call of an operation
+(memset, memcpy, synchronize, a pool's first touch, ...), for every n the operation makes
+(sampled evenly when there are many); a KeyboardInterrupt the handler put off until the call
+returned (acl_lab/interrupts.py) is awaited. After each:
 
 - the books add up: every pool's used bytes are the footprints of its allocations, every
   stream's issued tasks are executed + pending, the RAM the budget counts is the RAM the
@@ -15,13 +17,16 @@ Python function call of an operation (memset, memcpy, synchronize, a pool's firs
 """
 from __future__ import annotations
 
+import signal
 import sys
+import time
 
 import numpy as np
 import pytest
 
 import acl_lab
 from acl_lab import constants as C
+from acl_lab.pool import MemoryPool
 from acl_lab.session import SESSION
 
 MiB = 1 << 20
@@ -34,7 +39,7 @@ WATCHED = ("acl_lab", "numpy", "sortedcontainers")   # code a call into the API 
 
 
 class Injector:
-    """Raise KeyboardInterrupt on the ``at``-th Python function call (None: only count)."""
+    """Deliver SIGINT on the ``at``-th Python function call (None: only count)."""
 
     def __init__(self, at: int | None = None):
         self.at, self.calls, self.fired = at, 0, False
@@ -44,15 +49,24 @@ class Injector:
             self.calls += 1
             if self.calls == self.at:
                 self.fired = True
-                raise KeyboardInterrupt
+                signal.getsignal(signal.SIGINT)(signal.SIGINT, frame)
         return None
 
     def run(self, fn):
-        sys.settrace(self)
+        """Run ``fn`` with the injector; True if a KeyboardInterrupt came (during ``fn`` or,
+        put off, just after it)."""
         try:
-            fn()
-        finally:
-            sys.settrace(None)
+            try:
+                sys.settrace(self)
+                fn()
+            finally:
+                sys.settrace(None)
+            deadline = time.monotonic() + 1.0
+            while self.fired and time.monotonic() < deadline:
+                time.sleep(0.001)    # a put-off Ctrl-C arrives within milliseconds
+        except KeyboardInterrupt:
+            return True
+        return False
 
 
 def world():
@@ -66,6 +80,7 @@ def world():
     w["dev"], _ = acl.rt.malloc(2 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
     w["dev2"], _ = acl.rt.malloc(2 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
     assert acl.rt.memset(w["host"], 2 * MiB, 3, 1 * MiB) == 0
+    w["pool"] = MemoryPool(acl, 64 * 1024)
     return w
 
 
@@ -93,6 +108,10 @@ OPERATIONS = {
     "memset_async_issue": (None, lambda w: w["acl"].rt.memset_async(
         w["dev"], 2 * MiB, 1, 2 * MiB, w["stream"]), True),
     "reset": (None, lambda w: acl_lab.reset(), False),
+    "reset_device": (None, lambda w: w["acl"].rt.reset_device(0), True),
+    "pool_alloc": (None, lambda w: w["pool"].alloc(5000), True),
+    "pool_free": (lambda w: w.update(segment=w["pool"].alloc(100)),
+                  lambda w: w["pool"].free(w["segment"]), True),
 }
 
 
@@ -112,6 +131,10 @@ def state(w):
     garbage filling may change) and the bytes of every buffer."""
     snap = acl_lab.snapshot()
     snap.pop("touched_bytes")
+    pool = w.get("pool")
+    if pool is not None:       # what the program's MemoryPool holds
+        snap["segments"] = sorted((s.start, s.size) for s in pool._live.values())
+        snap["pool_used"] = pool._free.used
     acl = w["acl"]
     data = {}
     for name in ("host", "dev", "dev2"):
@@ -195,12 +218,10 @@ def test_an_interrupt_anywhere_leaves_consistent_state(name):
     for at in points(counter.calls):
         w = fresh()
         inject = Injector(at)
-        try:
-            inject.run(lambda: op(w))
-        except KeyboardInterrupt:
-            pass
+        interrupted = inject.run(lambda: op(w))
         if not inject.fired:
             continue
+        assert interrupted, f"the Ctrl-C delivered at call {at} never reached the program"
         tried += 1
         books_add_up()
         if name != "reset":

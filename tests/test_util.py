@@ -200,3 +200,87 @@ def test_numpy_to_ptr_of_a_ptr_to_numpy_view_is_the_original_pointer(acl):
     view = acl.util.ptr_to_numpy(host + 64, (16,), np.dtype(np.float32).num)
     assert acl.util.numpy_to_ptr(view) == host + 64          # pinned memory stays pinned
     assert acl.util.numpy_to_ptr(view[4:]) == host + 80
+
+
+def test_a_column_of_a_fortran_ordered_array_is_its_own_bytes(acl):
+    """A column of a Fortran-ordered array is C-contiguous: numpy_to_ptr gives its address,
+    the device reads the column (not the row-major bytes of a copy) and a copy back writes
+    into it (issue 24: the device got [4, 5, 6, 7] and writes were lost)."""
+    f = np.asfortranarray(np.arange(16, dtype=np.int32).reshape(4, 4))
+    col = f[:, 1]
+    ptr = acl.util.numpy_to_ptr(col)
+    d, _ = acl.rt.malloc(16, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    assert acl.rt.memcpy(d, 16, ptr, 16, C.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    back = np.zeros(4, np.int32)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(back), 16, d, 16,
+                         C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert back.tolist() == [1, 5, 9, 13]
+    assert acl.rt.memset(d, 16, 0, 16) == 0
+    assert acl.rt.memcpy(ptr, 16, d, 16, C.ACL_MEMCPY_DEVICE_TO_HOST) == 0
+    assert f[:, 1].tolist() == [0, 0, 0, 0] and f[:, 0].tolist() == [0, 4, 8, 12]
+
+
+def test_a_view_kept_after_free_is_its_own_bytes_and_counted(acl):
+    """ptr_to_numpy's array reaches only its own bytes (its base was the pool's whole 64 GiB
+    mapping); after free_host its pages count against the budget while it lives, and
+    numpy_to_ptr of it registers those bytes alone (it registered the whole mapping)."""
+    import gc
+
+    from acl_lab.sim.hostram import STALE
+    h, _ = acl.rt.malloc_host(4096)
+    v = acl.util.ptr_to_numpy(h, (1024,), np.dtype(np.float32).num)
+    assert np.asarray(v.base).nbytes == 4096
+    assert acl.util.numpy_to_ptr(v) == h
+    before = STALE.bytes
+    assert acl.rt.free_host(h) == 0
+    assert STALE.bytes == before + 4096
+    ptr = acl.util.numpy_to_ptr(v)
+    assert ptr != h
+    rows = [a for a in acl_lab.snapshot()["allocations"] if a["ptr"] == ptr]
+    assert rows and rows[0]["size"] == 4096 and rows[0]["api"] == "numpy"
+    del v, rows
+    gc.collect()
+    assert STALE.bytes == before
+
+
+def test_a_bytes_literal_is_not_rewritten_by_a_copy_into_it(acl):
+    """A copy into bytes_to_ptr(<a bytes literal>) is refused (107000): the literal is a
+    constant of the function, shared by every later call (the copy rewrote it). A bytes
+    object made at run time is still written in place, as pyACL does."""
+    h, _ = acl.rt.malloc_host(16)
+    assert acl.rt.memset(h, 16, 7, 16) == 0
+
+    def read_into_literal():
+        data = b"0123456789abcdef"
+        ret = acl.rt.memcpy(acl.util.bytes_to_ptr(data), 16, h, 16,
+                            C.ACL_MEMCPY_HOST_TO_HOST)
+        return ret, data
+
+    for _ in range(2):
+        ret, data = read_into_literal()
+        assert ret == C.ACL_ERROR_RT_PARAM_INVALID and data == b"0123456789abcdef"
+        assert "literal" in acl.get_recent_err_msg()
+    fresh = bytes(16)
+    assert acl.rt.memcpy(acl.util.bytes_to_ptr(fresh), 16, h, 16,
+                         C.ACL_MEMCPY_HOST_TO_HOST) == 0
+    assert fresh == b"\x07" * 16
+
+
+def test_a_bytearray_resized_after_bytes_to_ptr_is_a_freed_pointer(acl):
+    """A bytearray that shrank (or grew) after bytes_to_ptr may have moved: its old pointer
+    gets 107000 with the reason, not a raw ValueError (or a memset of the 100 bytes left);
+    bytes_to_ptr again gives a pointer that works."""
+    ba = bytearray(4096)
+    ptr = acl.util.bytes_to_ptr(ba)
+    del ba[100:]
+    h, _ = acl.rt.malloc_host(4096)
+    assert acl.rt.memcpy(ptr, 4096, h, 4096, C.ACL_MEMCPY_HOST_TO_HOST) == \
+        C.ACL_ERROR_RT_PARAM_INVALID
+    assert "resized" in acl.get_recent_err_msg()
+    assert acl.rt.memset(ptr, 4096, 1, 4096) == C.ACL_ERROR_RT_PARAM_INVALID
+    with pytest.raises(acl_lab.AclLabError, match="resized"):
+        acl.util.ptr_to_bytes(ptr, 4096)
+    assert acl.rt.memset(h, 100, 7, 100) == 0
+    assert acl.rt.memcpy(acl.util.bytes_to_ptr(ba), 100, h, 100,
+                         C.ACL_MEMCPY_HOST_TO_HOST) == 0
+    assert ba == bytearray(b"\x07" * 100)

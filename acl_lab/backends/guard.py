@@ -28,8 +28,9 @@ import numpy as np
 from .. import constants as C, threads
 from ..errors import AclLabError, Refusal, check_unsigned
 from ..memory_rules import (ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D,
-                            NPY_TYPES, KEEP_DROPPED, c_name, dropped_beyond_bound,
-                            kind_refusal, note_registration, root_array)
+                            NPY_TYPES, KEEP_DROPPED, KEEP_DROPPED_BYTES, c_name,
+                            constant_spans, dropped_beyond_bound, kind_refusal,
+                            note_registration, root_array)
 from ..address_map import AddressMap, Block
 from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
                               check_stream_can_write, check_writable)
@@ -69,14 +70,15 @@ class Registry(AddressMap):
     def add(self, e: Entry) -> None:
         if len(self.entries) >= self._prune_at:     # arrays die unseen: drop them now and then
             for dead in [d for d in self.entries.values() if not d.alive()]:
-                self.drop(dead, _("its numpy array was garbage-collected"))
+                self.drop(dead, dead.gone_why())
             self._prune_at = 2 * len(self.entries) + 1024
         super().add(e)
 
     def prune_bytes(self) -> None:
         """Release bytes objects the program dropped, beyond memory_rules' bound."""
         regs = [e for e in self.entries.values() if e.api == "bytes"]    # oldest first
-        if len(regs) > 2 * KEEP_DROPPED:
+        if len(regs) > 2 * KEEP_DROPPED or \
+                sum(e.size for e in regs) > 2 * KEEP_DROPPED_BYTES:
             for e in dropped_beyond_bound(regs, "_owner"):
                 self.drop(e, _("the program dropped its bytes object (pyACL keeps no "
                                "reference to it)"))
@@ -294,7 +296,10 @@ class Guard:
                 e = Entry(ptr - into, root.nbytes, api, "host", None, weakref.ref(root))
                 self.registry.add(e)
             elif e is None:
-                self.registry.add(Entry(ptr, len(obj), api, "host", None, obj))
+                e = Entry(ptr, len(obj), api, "host", None, obj)
+                if isinstance(obj, bytes):      # a bytes literal of the caller's code
+                    e.read_only_spans = constant_spans(obj, sys._getframe(1))
+                self.registry.add(e)
                 self.registry.prune_bytes()
             if e is not None and e.api == "numpy" and isinstance(obj, np.ndarray):
                 e.read_only_spans = note_registration(e.read_only_spans, ptr - e.ptr, obj,

@@ -13,10 +13,11 @@ import operator
 import os
 import sys
 import threading
+import time
 
 import numpy as np
 
-from .. import constants as C, wasm
+from .. import constants as C, interrupts, wasm
 from ..media import calls as media_calls, video_calls
 from ..errors import AclLabError, SimulatorLimit, as_int
 from ..i18n import _
@@ -41,9 +42,11 @@ def _out_of_memory(call: str) -> SimulatorLimit:
 
 
 def _api(*fail):
-    """Run the method under the process lock; SimError -> (``*fail``, code) or code."""
+    """Run the method under the process lock; SimError -> (``*fail``, code) or code. A call
+    is critical (interrupts.py): Ctrl-C reaches the program once it returned."""
     def deco(fn):
         if not fail:
+            @interrupts.critical
             def wrapper(self, *args):
                 rt = self._sim.rt
                 with rt.lock:
@@ -56,6 +59,7 @@ def _api(*fail):
                         raise _out_of_memory(fn.__name__) from None
                 return C.ACL_SUCCESS
         else:
+            @interrupts.critical
             def wrapper(self, *args):
                 rt = self._sim.rt
                 with rt.lock:
@@ -111,6 +115,7 @@ def _value(default):
     with the explanation kept for acl.get_recent_err_msg()."""
     def deco(fn):
         @functools.wraps(fn)
+        @interrupts.critical
         def wrapper(self, *args):
             rt = self._sim.rt
             with rt.lock:
@@ -395,7 +400,8 @@ class _DataBuffers:
         c = "aclGetDataBufferSize"
         return rt.models.buffer(_ptr(c, "dataBuffer", data_buffer), c).size & 0xFFFF_FFFF
 
-    def data_type_size(self, data_type):
+    @_value(0)
+    def data_type_size(self, rt, data_type):
         return data_type_size(_int("aclDataTypeSize", "dataType", data_type))
 
     @staticmethod
@@ -405,7 +411,13 @@ class _DataBuffers:
 
     @staticmethod
     def float_to_float16(value):
-        return int(np.array([float(value)], np.float16).view(np.uint16)[0])
+        """An int beyond every float rounds to infinity, as a C cast of it would."""
+        try:
+            value = float(value)
+        except OverflowError:
+            value = math.inf if value > 0 else -math.inf
+        with np.errstate(over="ignore"):
+            return int(np.array([value], np.float16).view(np.uint16)[0])
 
     @staticmethod
     def get_version():
@@ -453,6 +465,7 @@ class _Callbacks:
                             _ptr(c, "stream", stream))
 
     @_fails()
+    @interrupts.critical
     def process_report(self, timeout):
         """Run the next callback for this thread; the function runs without the simulator's
         lock, so it may call any acl function (as callbacks do: copy results, post-process)."""
@@ -465,7 +478,13 @@ class _Callbacks:
                 if served is not self._sim.rt:  # a start_thread worker whose process ended
                     raise SystemExit from None  # (acl_lab.reset) ends quietly with it
                 rt.last_error = e.message
-                return e.code
+                code = e.code
+            else:
+                code = None
+        if code is not None:
+            if code == C.ACL_ERROR_RT_THREAD_SUBSCRIBE:
+                time.sleep(0.001)   # a loop on an unsubscribed thread leaves the others a turn
+            return code
         try:
             report.run()
         finally:
@@ -955,6 +974,7 @@ def _void(fn):
     """A call whose C function returns void: it cannot report a failure, so none can be
     injected; a refusal is still explained in acl.get_recent_err_msg()."""
     @functools.wraps(fn)
+    @interrupts.critical
     def wrapper(self, *args):
         rt = self._sim.rt
         with rt.lock:
@@ -1173,6 +1193,7 @@ class Util(_Namespace, _Threads):
     """acl.util: moving between Python objects and pointers"""
 
     @_fails_as(0)
+    @interrupts.critical
     def numpy_to_ptr(self, array):
         """Register ``array`` as pageable host memory; its address (0 if it cannot be used)."""
         if not isinstance(array, np.ndarray):
@@ -1202,6 +1223,7 @@ class Util(_Namespace, _Threads):
         return self.numpy_to_ptr(data_out), data_out
 
     @_fails_as(0)
+    @interrupts.critical
     def bytes_to_ptr(self, data):
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError(f"bytes_to_ptr: expected bytes or bytearray, not {type(data).__name__}")
@@ -1228,6 +1250,7 @@ class Util(_Namespace, _Threads):
         return a
 
     @_fails_raising
+    @interrupts.critical
     def ptr_to_numpy(self, ptr, shape, npy_type):
         call = "ptr_to_numpy"
         dtype = NPY_TYPES.get(npy_type)
@@ -1248,9 +1271,10 @@ class Util(_Namespace, _Threads):
         with rt.lock:
             a = self._host_memory(rt, ptr, nbytes, call)
             rt.memory.ram.need(a.fresh_bytes(ptr - a.ptr, nbytes), call)
-            return a.view(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
+            return a.window(ptr - a.ptr, nbytes, call=call).view(dtype).reshape(shape)
 
     @_fails_raising
+    @interrupts.critical
     def ptr_to_bytes(self, ptr, size):
         call = "ptr_to_bytes"
         try:
@@ -1327,7 +1351,7 @@ def _read_config(path, call: str):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         return json.loads(text) if text.strip() else {}
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
                        _("{call}: config file {path} is not valid JSON ({reason}).").format(
                            call=call, path=repr(os.fspath(path)), reason=e)) from None
@@ -1341,6 +1365,7 @@ class Simulator:
         self.rt = Runtime(profile or get_profile())
         self.acl = SimAcl(self)
 
+    @interrupts.critical
     def reset(self, profile: Profile | None = None) -> None:
         old = self.rt
         with old.lock:    # its bytes go now, not when the cycle collector finds the old process

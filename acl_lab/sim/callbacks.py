@@ -21,7 +21,7 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 
-from .. import constants as C, threads
+from .. import constants as C, interrupts, threads
 from ..i18n import _
 from .simerror import SimError
 from .streams import Stream, Task
@@ -29,6 +29,8 @@ from .streams import Stream, Task
 #: longest a stream waits (real seconds) for its subscribed thread to take a blocking
 #: callback; real hardware would hang for ever, the kernel must not
 HANDOFF_LIMIT_S = 10.0
+#: longest a start_thread worker's process_report waits for its first subscription
+WORKER_GRACE_S = 0.1
 
 
 def _name(ident: int) -> str:
@@ -43,8 +45,10 @@ class Report:
     user_data: object
     stream: int
     block: bool
-    done: bool = False
+    delivered: bool = False     # handed to the thread (a stream task re-run after Ctrl-C
+    done: bool = False          # must not hand it over twice)
 
+    @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
         try:
             self.fn(self.user_data)
@@ -59,6 +63,9 @@ class Subscriber:
     device: int
     streams: set = field(default_factory=set)
     inbox: deque = field(default_factory=deque)
+    #: let a blocking callback wait HANDOFF_LIMIT_S without calling process_report: later
+    #: ones go on at once (no 10 s each) until it calls process_report again
+    unresponsive: bool = False
 
 
 class Callbacks:
@@ -67,6 +74,7 @@ class Callbacks:
         self.cond = threading.Condition(rt.lock)
         self.by_thread: dict[int, Subscriber] = {}
         self.by_stream: dict[Stream, int] = {}       # stream -> subscribed thread id
+        self.subscribed_once: set[int] = set()       # threads ever subscribed
         self.ended = False
 
     def end(self) -> None:
@@ -75,6 +83,10 @@ class Callbacks:
         self.by_thread.clear()
         self.by_stream.clear()
         self.cond.notify_all()
+
+    def waiting(self) -> int:
+        """Callbacks handed to threads and not yet taken by process_report."""
+        return sum(len(sub.inbox) for sub in self.by_thread.values())
 
     def _stream(self, handle: int, call: str) -> Stream:
         return self.rt.stream(handle, call)
@@ -97,6 +109,7 @@ class Callbacks:
                                call=call, thread=_name(thread), device=sub.device,
                                stream=f"0x{s.handle:x}", other=s.device))
         sub = sub or self.by_thread.setdefault(thread, Subscriber(thread, s.device))
+        self.subscribed_once.add(thread)
         sub.streams.add(s)
         self.by_stream[s] = thread
 
@@ -152,8 +165,10 @@ class Callbacks:
             self.rt.report(_("a callback on stream {stream} was dropped: the stream was "
                              "unsubscribed before it ran.").format(stream=f"0x{s.handle:x}"))
             return
-        sub.inbox.append(report)
-        self.cond.notify_all()
+        if not report.delivered:
+            sub.inbox.append(report)
+            report.delivered = True
+            self.cond.notify_all()
         if report.block:
             self._wait_for(thread, lambda: report.done, _("a blocking callback on stream "
                                                           "{stream}").format(
@@ -161,11 +176,19 @@ class Callbacks:
 
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
-        HANDOFF_LIMIT_S; a thread never waits for itself."""
-        if thread == threads.get_ident():
+        HANDOFF_LIMIT_S; a thread never waits for itself, nor again for one that let such a
+        wait run out without calling process_report. Ctrl-C ends the wait at once."""
+        sub = self.by_thread.get(thread)
+        if thread == threads.get_ident() or done():
+            return
+        if sub is not None and sub.unresponsive:
+            self.rt.report(_("{what} went on without waiting: thread {thread} has not called "
+                             "acl.rt.process_report since an earlier callback waited for it "
+                             "in vain.").format(what=what, thread=_name(thread)))
             return
         deadline = time.monotonic() + HANDOFF_LIMIT_S
         while not done():
+            interrupts.checkpoint()
             alive = any(t.ident == thread and t.is_alive() for t in threading.enumerate())
             if not alive or time.monotonic() > deadline:
                 text = (_("{what} waited for thread {thread}, which is gone without calling "
@@ -175,6 +198,8 @@ class Callbacks:
                           "acl.rt.process_report; going on without it (on hardware it would "
                           "hang)."))
                 self.rt.report(text.format(what=what, thread=_name(thread)))
+                if sub is not None and alive:
+                    sub.unresponsive = True
                 return
             self.cond.wait(0.05)
 
@@ -191,24 +216,27 @@ class Callbacks:
                                call=call, timeout=timeout_ms))
         me = threads.get_ident()
         end = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000
-        waited = False
+        # a start_thread worker never subscribed yet waits a moment for its subscription: the
+        # usual start_thread-then-subscribe_report must not race (the trace stays the same)
+        grace = time.monotonic() + min(WORKER_GRACE_S, timeout_ms / 1000 if end else 1e9) \
+            if me not in self.subscribed_once and hasattr(threading.current_thread(),
+                                                          "acl_lab_process") else 0.0
         while True:
+            interrupts.checkpoint()
             if self.ended:
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
             sub = self.by_thread.get(me)
-            if sub is None and not waited:
-                # pause once before refusing: a loop around process_report on a thread whose
-                # subscription is gone (say, after acl_lab.reset()) must not spin a CPU
-                waited = True
-                self.cond.wait(0.1 if end is None else max(0.0, end - time.monotonic()))
+            if sub is None and time.monotonic() < grace:
+                self.cond.wait(grace - time.monotonic())
                 continue
-            if sub is None:
+            if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
                                  "stream).").format(call=call, thread=_name(me)))
+            sub.unresponsive = False
             if sub.inbox:
                 return sub.inbox.popleft()
             left = None if end is None else end - time.monotonic()
@@ -217,7 +245,7 @@ class Callbacks:
                                _("{call}: no callback arrived within {timeout} ms (a normal "
                                  "answer while waiting in a loop).").format(call=call,
                                                                             timeout=timeout_ms))
-            self.cond.wait(left if left is not None else 0.1)
+            self.cond.wait(min(left, 0.1) if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:
         report.done = True

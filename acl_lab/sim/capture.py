@@ -79,6 +79,7 @@ class CaptureManager:
     def __init__(self, rt):
         self.rt = rt
         self.models: dict[int, Model] = {}
+        self.task_count = 0       # tasks kept in every model (host RAM: hostram.OBJECT_BYTES)
         self.active: dict[int, Capture] = {}     # stream handle -> capture in progress
         self.groups: dict[int, TaskGroup] = {}   # closed task groups of live models
         self._count = 0
@@ -216,7 +217,7 @@ class CaptureManager:
             self._forget_model(cap.model.handle)
 
     def _forget_model(self, handle: int) -> None:
-        del self.models[handle]
+        self.task_count -= len(self.models.pop(handle).tasks)
         for h in [h for h, g in self.groups.items() if g.model.handle == handle]:
             del self.groups[h]
 
@@ -244,6 +245,7 @@ class CaptureManager:
         if cap.status == ACTIVE:
             task.stream, task.seq = stream.handle, len(cap.model.tasks) + 1
             cap.model.tasks.append(task)
+            self.task_count += 1
             if group is not None:
                 group.tasks.append(task)
         return task
@@ -446,13 +448,26 @@ class CaptureManager:
                                        call=call, seq=t.seq, kind=t.kind, model=f"0x{m.handle:x}",
                                        ptr=f"0x{a.ptr:x}", size=a.size, api=a.api))
         tasks = list(m.tasks)
+        ram = self.rt.memory.ram
+
+        def fits() -> None:
+            """A replay runs whole or not at all: the host RAM all its tasks may newly take
+            must fit before the first one runs (a replay stopped half way by the budget kept
+            its first effects, and a retry applied them twice)."""
+            ranges = {(id(a), offset, n): (a, offset, n) for t in tasks
+                      for a, offset, n in t.touches}     # many tasks write the same buffer
+            ram.need(sum(a.fresh_bytes(offset, n) for a, offset, n in ranges.values())
+                     + max((t.scratch() for t in tasks if t.scratch), default=0), call,
+                     _("replaying model {model}").format(model=f"0x{m.handle:x}"))
 
         def run() -> None:       # each task's effect is looked up now: an update may replace it
+            fits()
             for t in tasks:
                 if t.run is not None:
                     t.run()
             m.in_flight -= 1
 
+        fits()
         duration = _critical_path_us(m.tasks, self.rt.profile.rates.replay_task_us)
         return Task("model", duration, run=run, nbytes=sum(t.nbytes for t in m.tasks),
                     uses=tuple(a for t in m.tasks for a in t.uses),   # a free waits for it

@@ -20,7 +20,7 @@ from sortedcontainers import SortedDict
 
 from .. import wasm
 from ..errors import SimulatorLimit
-from .hostram import HostRam, mib
+from .hostram import STALE, HostRam, mib
 from ..i18n import _
 from .storage import LazyStorage, fill_garbage
 
@@ -86,6 +86,7 @@ class ExtentStorage:
         if ext is not None and ext[1] is not None:
             size = ext[0] - offset
             self.touched_bytes, self._ram.used = self.touched_bytes - size, self._ram.used - size
+            STALE.hold(ext[1], size)    # counted while a ptr_to_numpy view keeps it alive
 
     def fresh_bytes(self, offset: int, n: int) -> int:
         if n <= 0:
@@ -103,6 +104,14 @@ class ExtentStorage:
         if n > 0:
             writer(self.view(offset, n, call))
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """A queued write of part of an allocation makes its buffer now (storage.py's
+        touch_edges: many such writes take its RAM once)."""
+        start, ext = self._extent(offset, n)
+        if n > 0 and ext[1] is None and self._extents.get(start) is ext \
+                and (offset > start or offset + n < ext[0]):
+            self._made(start, ext, call)
+
     def read_into(self, offset: int, n: int, out: np.ndarray) -> None:
         if n <= 0:
             return
@@ -117,11 +126,16 @@ class ExtentStorage:
     def read_scratch(self, offset: int, n: int) -> int:
         return n if self.fresh_bytes(offset, n) else 0
 
+    window = view      # ptr_to_numpy's arrays: slices of their allocation's own buffer
+
     def offset_of(self, array: np.ndarray) -> int | None:
         """The pool offset where ``array`` (a ptr_to_numpy view's root) starts, if ours."""
         return next((start for start, (_, buf) in self._extents.items() if buf is array), None)
 
     def release(self) -> None:
+        for start, (end, buf) in self._extents.items():
+            if buf is not None:
+                STALE.hold(buf, end - start)
         self._ram.used -= self.touched_bytes
         self._extents, self.touched_bytes = SortedDict(), 0
 

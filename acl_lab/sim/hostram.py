@@ -9,10 +9,12 @@ anything; checking costs O(1).
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
+import weakref
 
-from .. import wasm
+from .. import interrupts, wasm
 from ..errors import SimulatorLimit
 from ..i18n import _
 
@@ -106,6 +108,40 @@ def _limit_name(name: str) -> str:
             "physical memory": _("physical memory")}.get(name, name)
 
 
+#: host RAM one piece of the simulator's own bookkeeping holds: a queued or captured task,
+#: a stream, an event (Python objects and their dicts: ~1 KiB each, measured with
+#: tracemalloc), counted so that millions of them meet the budget, not the OOM killer
+OBJECT_BYTES = 1024
+
+
+class StaleViews:
+    """Host RAM a program can still write through arrays it kept after their memory was
+    freed (a ptr_to_numpy view after free_host, or after acl_lab.reset()): counted against
+    every budget until the last such array is gone, so a use after free lands in RAM the
+    budget sees (on hardware it would crash or write into whatever came next)."""
+
+    def __init__(self):
+        self.bytes = 0
+        self._roots: dict[int, weakref.ref] = {}    # id -> weakref (arrays are unhashable)
+
+    def hold(self, root, nbytes: int, gone=None) -> None:
+        """``root`` (what every array over those bytes keeps alive) holds ``nbytes`` until it
+        dies; then ``gone()`` gives their RAM back."""
+        self.bytes += nbytes
+        ref = weakref.ref(root, functools.partial(self._dead, nbytes, gone))
+        self._roots[id(ref)] = ref
+
+    @interrupts.critical     # Python ignores exceptions in weakref callbacks: Ctrl-C waits
+    def _dead(self, nbytes: int, gone, ref) -> None:
+        self._roots.pop(id(ref), None)
+        self.bytes -= nbytes
+        if gone is not None:
+            gone()
+
+
+STALE = StaleViews()    # one per Python process: it outlives acl_lab.reset()
+
+
 def mib(n: int) -> str:
     return f"{n / (1 << 20):,.0f} MiB" if n >= 1 << 20 else f"{n} B"
 
@@ -124,6 +160,7 @@ class HostRam:
         self.used = 0
         self.held = 0
         self.reserved = 0
+        self.objects = lambda: 0     # how many bookkeeping objects there are (OBJECT_BYTES)
 
     @property
     def source(self) -> str:
@@ -133,7 +170,7 @@ class HostRam:
     def need(self, nbytes: int, call: str, what: str | None = None) -> None:
         """Refuse (SimulatorLimit) unless ``nbytes`` more fit in the budget (``what``: what
         they are for; simulated bytes if not said)."""
-        if nbytes > 0 and self.used + self.held + self.reserved + nbytes > self.limit:
+        if nbytes > 0 and self.in_use + nbytes > self.limit:
             what = what or _("simulated bytes")
             raise SimulatorLimit(_(
                 "{call}: the simulation would need {needed} more host RAM for {what}, "
@@ -142,8 +179,15 @@ class HostRam:
                 "acl_lab.reset(), or another profile; set {env} (e.g. {env}=4GiB) only if "
                 "this machine really has the RAM.").format(
                     call=call, needed=mib(nbytes), what=what,
-                    in_use=mib(self.used + self.held + self.reserved), budget=mib(self.limit),
+                    in_use=mib(self.in_use), budget=mib(self.limit),
                     source=self.source, env=ENV))
+
+    @property
+    def in_use(self) -> int:
+        """Bytes held (simulated bytes, loaded models), promised to queued work, held by the
+        simulator's bookkeeping and reachable through views of freed memory."""
+        return (self.used + self.held + self.reserved + OBJECT_BYTES * self.objects()
+                + STALE.bytes)
 
     def reserve(self, nbytes: int, call: str) -> None:
         self.need(nbytes, call)

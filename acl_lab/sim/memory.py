@@ -8,20 +8,22 @@ is a byte range at a deterministic address; its bytes live in lazy storage.
 from __future__ import annotations
 
 import ctypes
+import functools
+import sys
 import weakref
 
 import numpy as np
 
-from .. import constants as C
+from .. import constants as C, interrupts
 from ..i18n import _
 from ..address_map import AddressMap, Block
 from ..snapshot_schema import AllocationRow, PoolRow
-from ..memory_rules import (ALLOCATORS, c_name, dropped_beyond_bound,
-                            note_registration, root_array)
+from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spans,
+                            dropped_beyond_bound, note_registration, root_array)
 from ..align import RUNTIME_ALIGN, align32_footprint, align_up
 from ..freelist import FreeList
 from .profiles import GiB, MiB, PoolSpec, Profile
-from .hostram import HostRam
+from .hostram import HostRam, mib
 from .simerror import SimError
 from .extents import storage_for
 
@@ -82,6 +84,13 @@ class Allocation(Block):
             return self.pool.storage.view(self.ptr - self.pool.base + offset, n, call)
         return _flat_bytes(self.owner())[offset:offset + n]
 
+    def window(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """view() for the program to keep (ptr_to_numpy): it counts against the budget
+        for as long as it lives, even after the memory is freed (storage.Window)."""
+        if self.pool is not None:
+            return self.pool.storage.window(self.ptr - self.pool.base + offset, n, call)
+        return _flat_bytes(self.owner())[offset:offset + n]
+
     def write(self, offset: int, n: int, writer, call: str = "") -> None:
         """``writer(view)`` writes all ``n`` bytes at ``offset`` (fresh memory it covers needs
         no garbage first)."""
@@ -103,6 +112,12 @@ class Allocation(Block):
             return 0
         return self.pool.storage.read_scratch(self.ptr - self.pool.base + offset, n)
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """Before queueing a write of [offset, offset+n): the fresh chunks it covers in part
+        get their garbage now (storage.py), so its promise of RAM is counted once."""
+        if self.pool is not None:
+            self.pool.storage.touch_edges(self.ptr - self.pool.base + offset, n, call)
+
     def fresh_bytes(self, offset: int, n: int) -> int:
         """Host RAM writing [offset, offset+n) would newly take."""
         if self.pool is None:
@@ -110,11 +125,18 @@ class Allocation(Block):
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
 
+@interrupts.critical
+def _array_gone(dead: list, key: int, _ref) -> None:
+    """A registered array died: the next registration forgets it. (Python ignores an
+    exception raised in a weakref callback: a Ctrl-C landing here waits until it ended.)"""
+    dead.append(key)
+
+
 def _flat_bytes(obj) -> np.ndarray:
     """The bytes of a registered object as a uint8 array, writable where pyACL writes too: a
     ``bytes`` object is written in place, as pyACL does through bytes_to_ptr's pointer."""
-    if isinstance(obj, np.ndarray):
-        return obj.reshape(-1).view(np.uint8)
+    if isinstance(obj, np.ndarray):     # in memory order (a Fortran-ordered array too)
+        return obj.ravel(order="K").view(np.uint8)
     if isinstance(obj, bytes) and len(obj) > 1:    # one-byte objects are shared: read-only
         raw = (ctypes.c_uint8 * len(obj)).from_address(
             ctypes.cast(ctypes.c_char_p(obj), ctypes.c_void_p).value)
@@ -145,7 +167,8 @@ class Memory:
         self._pageable: dict[int, Allocation] = {}   # real buffer address -> registration
         self._next_pageable = PAGEABLE_BASE
         self._dead: list[int] = []   # registrations whose numpy array was garbage-collected
-        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often
+        self._sweep_bytes_at = 64    # registrations of bytes: look for dropped ones this often,
+        self._bytes_since_sweep = 0  # or once this many bytes of them came since the last look
         self._plans: dict[tuple, tuple] = {}   # (device, policy, api) -> _plan's answer
 
     # ----- allocation -------------------------------------------------------------------
@@ -237,8 +260,23 @@ class Memory:
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
             return self._place(pools, size, footprint, 32, "malloc_host", "device", 0, None)
+        self._pinnable(size, footprint)
         return self._place([self.host_pool], size, footprint, RUNTIME_ALIGN,
                            "malloc_host", "host", None, None, pinned=True)
+
+    def _pinnable(self, size: int, footprint: int) -> None:
+        """Pinned memory is real host RAM (the driver's halMemAlloc of MEM_HOST pages): more
+        than the host has left fails with ACL_ERROR_RT_MEMORY_ALLOCATION
+        (NpuDriver::HostMemAlloc, errcode_manage.cc: DRV_ERROR_OUT_OF_MEMORY). The
+        simulated host's RAM is the host-RAM budget."""
+        left = self.ram.limit - self.ram.in_use
+        if footprint > left:
+            raise SimError(C.ACL_ERROR_RT_MEMORY_ALLOCATION, _(
+                "{call}: cannot pin {footprint} B ({size} B asked): pinned host memory is "
+                "real host RAM, and this simulated host has {left} left of its {budget} "
+                "({source}). Free pinned memory you no longer need, or ask for less.").format(
+                    call="aclrtMallocHost", footprint=footprint, size=size, left=mib(left),
+                    budget=mib(self.ram.limit), source=self.ram.source))
 
     def _place(self, pools, size, footprint, align, api, location, device, policy,
                pinned=False) -> Allocation:
@@ -286,6 +324,8 @@ class Memory:
         self._sweep()
         if isinstance(obj, np.ndarray):
             root = root_array(obj)
+            if not (root.flags.c_contiguous or root.flags.f_contiguous):
+                root = obj      # its buffer is not one run of bytes: only the array passed
             real = root.__array_interface__["data"][0]
             offset = obj.__array_interface__["data"][0] - real
             found = next(((p, at) for p in self.all_pools()
@@ -293,18 +333,24 @@ class Memory:
             if found is not None:    # a view from ptr_to_numpy: its address is the pool's
                 return found[0].base + found[1] + offset
             key, size, api = real, root.nbytes, "numpy"
-            owner = weakref.ref(root, lambda _, key=key: self._dead.append(key))
+            owner = weakref.ref(root, functools.partial(_array_gone, self._dead, key))
         else:
             view = memoryview(obj)
             real, offset = id(obj), 0
             key, size, api, owner = real, view.nbytes, "bytes", obj   # bytes take no weakrefs
+            self._bytes_since_sweep += size
+            spans = constant_spans(obj, sys._getframe(1)) if isinstance(obj, bytes) else []
         a = self._pageable.get(key)
+        if a is not None and not a.alive() and self.allocs.get(a.ptr) is a:
+            self.release(a, a.gone_why())       # a bytearray resized since: a new pointer
         if a is None or a.owner() is None or a.ptr not in self.allocs:
             ptr = self._next_pageable
             a = Allocation(ptr, size, size, api, "host", None, _owner=owner)
             self._next_pageable += align_up(max(size, 1), RUNTIME_ALIGN) + RUNTIME_ALIGN
             self._pageable[key] = a
             self.map.add(a)
+            if api == "bytes":
+                a.read_only_spans = spans
         if api == "numpy":
             a.read_only_spans = note_registration(a.read_only_spans, offset, obj,
                                                   obj.flags.writeable)
@@ -313,7 +359,9 @@ class Memory:
     def _sweep(self) -> None:
         """Forget registrations whose numpy array was garbage-collected, and (now and then,
         so registering stays cheap) bytes objects the program no longer holds."""
-        if len(self._pageable) >= self._sweep_bytes_at:
+        if len(self._pageable) >= self._sweep_bytes_at or \
+                self._bytes_since_sweep > KEEP_DROPPED_BYTES:
+            self._bytes_since_sweep = 0
             regs = [(key, a) for key, a in self._pageable.items() if a.api == "bytes"]
             gone = {id(a) for a in dropped_beyond_bound([a for _, a in regs], "_owner")}
             for key, a in regs:

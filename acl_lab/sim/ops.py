@@ -17,6 +17,7 @@ from .. import constants as C
 from ..i18n import _
 from .simerror import SimError
 from .streams import Task
+from .transfer import submit
 
 TENSOR_BASE, SCALAR_BASE, EXECUTOR_BASE = 0x5000_0000, 0x6000_0000, 0x7000_0000
 NUMPY_DTYPES = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_DOUBLE: np.float64,
@@ -56,6 +57,40 @@ class Executor:
     op: str
     inputs: tuple          # (Tensor | float, ...) resolved at phase one
     out: Tensor
+
+
+def _scalar_value(value, dtype: int):
+    """``value`` as a scalar of ``dtype`` holds it (ints truncated toward zero, as C casts);
+    SimError for one it cannot hold: NaN or infinity as an integer, an integer out of the
+    type's range, a number beyond every float."""
+    np_type = np.dtype(NUMPY_DTYPES[dtype])
+    try:
+        if np_type.kind in "iu":
+            whole = int(value)          # ValueError for NaN, OverflowError for infinity
+            info = np.iinfo(np_type)
+            if not info.min <= whole <= info.max:
+                raise OverflowError
+            return np_type.type(whole).item()
+        if np_type.kind == "f":
+            value = float(value)        # OverflowError beyond a double
+        with np.errstate(all="ignore"):
+            return np_type.type(value).item()
+    except (OverflowError, ValueError):
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: {value} does not fit in {dtype}. Pass a value the type "
+                         "holds, or choose a wider data type.").format(
+                           call="aclCreateScalar", value=_number(value),
+                           dtype=_dt(dtype))) from None
+
+
+def _number(value) -> str:
+    """A number for a message, short however big (str() refuses ints of 4300+ digits)."""
+    if isinstance(value, int) and abs(value) >= 1 << 64:
+        return f"{'-' if value < 0 else ''}2**{abs(value).bit_length() - 1}+"
+    return repr(value)
+
+
+MAX_DIMS = 8     # "shape维度不大于8": the aclnnAdd / aclnnMul / aclnnInplaceCopy pages
 
 
 class Operators:
@@ -100,8 +135,9 @@ class Operators:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: data type {dtype} is not supported.").format(
                                call="aclCreateScalar", dtype=_dt(dtype)))
+        value = _scalar_value(value, dtype)
         h = self._handle(SCALAR_BASE)
-        self.scalars[h] = (NUMPY_DTYPES[dtype](value).item(), dtype)
+        self.scalars[h] = (value, dtype)
         return h
 
     def destroy(self, table: dict, handle: int, call: str) -> None:
@@ -156,6 +192,12 @@ class Operators:
         ts = {n: self._tensor(h, n, call) for n, h in tensors.items()}
         xs = {n: self._scalar(h, n, call) for n, h in scalars.items()}
         for n, t in ts.items():
+            if len(t.shape) > MAX_DIMS:
+                raise SimError(C.ACLNN_ERR_PARAM_INVALID,
+                               _("{call}: {name} has {count} dimensions; aclnn operators take "
+                                 "at most {max_dims}.").format(call=call, name=n,
+                                                               count=len(t.shape),
+                                                               max_dims=MAX_DIMS))
             if t.dtype not in ARITHMETIC:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                                _("{call}: {name} has data type {dtype}, which {op} does not "
@@ -200,24 +242,26 @@ class Operators:
                                phase1=f"{call}GetWorkspaceSize"))
         tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
         places = [self._storage(t, _("tensor"), call) for t in tensors]
-        self._work_fits(ex.out, tensors[:-1], call)
+        work = self._work_fits(ex.out, tensors[:-1], call)
         nbytes = sum(span for _, span in places)
         task = Task("op", self.rt.profile.rates.op_us(nbytes), run=self._kernel(ex, places),
                     nbytes=nbytes, uses=tuple(a for a, _ in places if a is not None),
                     detail={"op": op, "inputs": [t.ptr for t in tensors[:-1]],
                             "out": ex.out.ptr, "shape": list(ex.out.shape),
                             "workspace": workspace})
-        self.rt.issue(stream, task, call)
+        submit(self.rt, call, stream, task, scratch=lambda: work)   # promised until it runs
         del self.executors[executor]
 
-    def _work_fits(self, out: Tensor, ins, call: str) -> None:
+    def _work_fits(self, out: Tensor, ins, call: str) -> int:
         """The simulator computes an operator over every element of the output, however few
-        bytes hold them (a stride-0 view): that working memory must fit the host budget."""
+        bytes hold them (a stride-0 view): that working memory (its bytes, returned) must fit
+        the host budget."""
         elements = math.prod(out.shape)
         per_element = sum(t.np_dtype.itemsize for t in ins) + 2 * np.dtype(np.float64).itemsize
         self.rt.memory.ram.need(elements * per_element, call,
                                 _("computing {count} elements of {tensor}").format(
                                     count=f"{elements:,}", tensor=out.describe()))
+        return elements * per_element
 
     @staticmethod
     def _array(t: Tensor, place) -> np.ndarray:

@@ -18,6 +18,7 @@ from ..memory_rules import c_name
 from ..op.runtime import SingleOps
 from ..snapshot_schema import Snapshot
 from .memory import FREED_BY_CALL, Allocation, Memory
+from .hostram import OBJECT_BYTES
 from .model import Models
 from .applog import AppLog
 from .callbacks import Callbacks
@@ -72,6 +73,9 @@ class Runtime:
         self.plog = AppLog()                  # aclAppLog lines (the plog files of CANN)
         self.single_ops = SingleOps(self)     # acl.op: tensor descs, attrs, op models
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
+        self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
+                                           + len(self.streams) + len(self.events)
+                                           + self.callbacks.waiting())
         self._local = threads.Local()         # per-thread current context, last error
 
     # ----- bookkeeping -------------------------------------------------------------------
@@ -321,6 +325,7 @@ class Runtime:
     def create_stream(self, priority: int = 0, flags: int = 0,
                       call: str = "aclrtCreateStream") -> int:
         ctx = self.require_ctx(call)
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more stream"))
         s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
         s.priority, s.flags = priority, flags
         self.streams[s.handle] = s
@@ -367,6 +372,7 @@ class Runtime:
         if force:
             self.capture.discard(s.pending)
             self.memory.ram.unreserve(s.pending)
+            self.sched.pending_tasks -= len(s.pending)
             s.pending.clear()
         else:
             self.sched.wait_stream(s)   # the device finishes what was queued
@@ -405,6 +411,7 @@ class Runtime:
     def create_event(self, flags: int | None = None, ex: bool = False,
                      call: str = "aclrtCreateEvent") -> int:
         ctx = self.require_ctx(call)
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more event"))
         e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device, flags, ex)
         self.events[e.handle] = e
         ctx.events.add(e.handle)
@@ -534,6 +541,8 @@ class Runtime:
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
         """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        self.memory.ram.need(OBJECT_BYTES, call, _("one more queued task (synchronize the "
+                                                   "stream to run what is queued)"))
         if stream.group_mode == "update":
             return self.capture.update_task(stream, task, call)
         if stream.capture is not None:

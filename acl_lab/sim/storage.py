@@ -21,7 +21,9 @@ one statement after it is filled.
 """
 from __future__ import annotations
 
+import functools
 import mmap
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -29,7 +31,7 @@ import numpy as np
 from ..errors import SimulatorLimit
 from ..i18n import _
 from ..sorted_keys import SortedKeys
-from .hostram import HostRam, mib
+from .hostram import STALE, HostRam, mib
 
 CHUNK = 64 * 1024
 BIG_BLOCK = 1 << 20          # allocations this big get their own mapping
@@ -37,6 +39,7 @@ BIG_CHUNK = 2 << 20          # chunk of a big block: one huge page
 _MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)  # Linux value; Python 3.13+ names it
 _GARBAGE: np.ndarray | None = None
 _NONE = np.arange(0)
+PAGE = mmap.PAGESIZE
 
 
 def garbage_chunk() -> np.ndarray:
@@ -64,6 +67,31 @@ class _Mapped(NamedTuple):
     whole: np.ndarray      # uint8 over the whole mapping (the root of every view)
 
 
+class Window:
+    """The root of an array ptr_to_numpy hands out (its ``base``): exactly its bytes, not the
+    pool's whole mapping, which it keeps alive. While its memory is allocated it knows where
+    in the pool it starts (numpy_to_ptr gives that address back); once freed it is *stale*:
+    its pages stay counted (hostram.STALE) until every array over them is gone."""
+
+    __slots__ = ("__array_interface__", "_mapping", "lazy", "offset", "nbytes", "__weakref__")
+
+    def __init__(self, view: np.ndarray, mapping: np.ndarray, lazy: "_LazyBytes", offset: int):
+        self.__array_interface__ = {"data": (view.ctypes.data, False), "shape": view.shape,
+                                    "typestr": "|u1", "version": 3}
+        self._mapping = mapping       # keeps the mmap alive, not reachable as an array
+        self.lazy, self.offset, self.nbytes = lazy, offset, view.size
+
+    @property
+    def pool_offset(self) -> int | None:
+        """Where its first byte is in the pool, None once its memory was freed."""
+        return None if self.lazy is None else self.lazy.origin + self.offset
+
+    def pages(self) -> int:
+        """Bytes of the pages it spans (what writing through it can cost)."""
+        first = self.__array_interface__["data"][0]
+        return (-(-(first + self.nbytes) // PAGE) - first // PAGE) * PAGE
+
+
 class _LazyBytes:
     """``size`` bytes in one lazy mapping, chunk by chunk; byte i is pool byte origin + i."""
 
@@ -73,6 +101,11 @@ class _LazyBytes:
         self._chunk, self._huge_pages = chunk, huge_pages
         self._m: _Mapped | None = None
         self.touched_chunks = 0
+        self._windows: list[weakref.ref] = []     # Windows handed out over these bytes
+
+    @property
+    def origin(self) -> int:
+        return self._origin
 
     @property
     def touched_bytes(self) -> int:
@@ -144,6 +177,54 @@ class _LazyBytes:
                 self._fill(m, fresh)
         return m.bytes[offset:offset + n]
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        """Give garbage now to the untouched chunks a write of [offset, offset+n) covers only
+        in part (at most its first and last): a queued write then promises RAM only for the
+        chunks it covers whole, so many small writes queued on one fresh chunk take its RAM
+        once, not once each. Fresh garbage reads the same before and after."""
+        ch = self._chunk
+        for at in {offset, offset + n - 1} if n > 0 else ():
+            c = at // ch
+            if c * ch < offset or (c + 1) * ch > offset + n:
+                self.view(at, 1, call)
+
+    def window(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """view() for the program to keep (ptr_to_numpy): an array whose base is a Window."""
+        view = self.view(offset, n, call)
+        w = Window(view, self._m.whole, self, offset)
+        if len(self._windows) >= 64:       # forget the dead now and then
+            self._windows = [r for r in self._windows if r() is not None]
+        self._windows.append(weakref.ref(w))
+        return np.asarray(w)
+
+    def stale(self, offset: int, n: int, released: bool = False) -> None:
+        """The memory at [offset, offset+n) is freed (everything, if ``released``): windows
+        over it count their pages (hostram.STALE) for as long as they live."""
+        if not self._windows:
+            return
+        kept = []
+        for ref in self._windows:
+            w = ref()
+            if w is None:
+                continue
+            if released or (w.offset < offset + max(n, 1) and offset < w.offset + max(w.nbytes, 1)):
+                w.lazy = None
+                STALE.hold(w, w.pages(), None if released else
+                           functools.partial(self._drop_untouched, w.offset, w.nbytes))
+            else:
+                kept.append(ref)
+        self._windows = kept
+
+    def _drop_untouched(self, offset: int, n: int) -> None:
+        """A stale window died: the untouched chunks it spans give back what it wrote there
+        (an untouched chunk's bytes are never read: it gets fresh garbage when touched)."""
+        m, ch = self._m, self._chunk
+        if m is None:
+            return
+        for c in range(offset // ch, -(-(offset + max(n, 1)) // ch)):
+            if not m.touched[c]:
+                m.map.madvise(mmap.MADV_DONTNEED, m.start + c * ch, ch)
+
     def write(self, offset: int, n: int, writer, call: str = "") -> None:
         """``writer(view)`` writes all ``n`` bytes at ``offset``. Untouched chunks it covers
         completely get no garbage first; they count as touched once it has returned (so an
@@ -198,12 +279,6 @@ class _LazyBytes:
         lo, hi = self._span(offset, n)
         return n if len(self._fresh(lo, hi)) else 0
 
-    def origin_of(self, array: np.ndarray) -> int | None:
-        """Where ``array`` starts, counted from byte 0 here, if it is this mapping's whole
-        byte array (the root of a ptr_to_numpy view); None if not."""
-        m = self._m
-        return -m.start if m is not None and array is m.whole else None
-
     def forget(self, offset: int, n: int) -> None:
         """Give back RAM for whole chunks inside [offset, offset+n): they read as fresh again."""
         m = self._m
@@ -221,6 +296,7 @@ class _LazyBytes:
     def release(self) -> None:
         """Give all RAM back now (not when the cycle collector runs). Arrays still viewing
         the mapping keep valid, zeroed address space."""
+        self.stale(0, self.size, released=True)
         if self._m is None:
             return
         raw, self._m = self._m.map, None     # drops our own numpy view of the mapping
@@ -282,6 +358,8 @@ class LazyStorage:
                 self._big_starts = SortedKeys(self._big)
                 raise
             block.release()
+        if self._pool._windows:      # ptr_to_numpy arrays over it outlive the free
+            self._pool.stale(offset, n)
         if n >= CHUNK:     # a smaller range holds no whole chunk (the pool's chunks are CHUNK)
             self._pool.forget(offset, n)
 
@@ -301,6 +379,10 @@ class LazyStorage:
         where, at = self._at(offset, n)
         where.read_into(at, n, out)
 
+    def touch_edges(self, offset: int, n: int, call: str = "") -> None:
+        where, at = self._at(offset, n)
+        where.touch_edges(at, n, call)
+
     def read_scratch(self, offset: int, n: int) -> int:
         where, at = self._at(offset, n)
         return where.read_scratch(at, n)
@@ -309,13 +391,19 @@ class LazyStorage:
         where, at = self._at(offset, n)
         return where.fresh_bytes(at, n)
 
+    def window(self, offset: int, n: int, call: str = "") -> np.ndarray:
+        """view() for the program to keep (ptr_to_numpy): its base is a Window."""
+        where, at = self._at(offset, n)
+        return where.window(at, n, call)
+
     def offset_of(self, array: np.ndarray) -> int | None:
-        """The pool offset where ``array`` (a ptr_to_numpy view's root) starts, if ours."""
-        at = self._pool.origin_of(array)
-        if at is not None:
-            return at
-        return next((start + at for start, block in self._big.items()
-                     if (at := block.origin_of(array)) is not None), None)
+        """The pool offset where ``array`` (the root of a ptr_to_numpy view) starts, if its
+        memory is still allocated here."""
+        w = array.base
+        if isinstance(w, Window) and w.lazy is not None and (
+                w.lazy is self._pool or self._big.get(w.lazy.origin) is w.lazy):
+            return w.pool_offset
+        return None
 
     @property
     def touched_bytes(self) -> int:

@@ -30,6 +30,15 @@ class Task:
     end_us: float = 0.0
     wait_for: tuple | None = None     # (Stream, seq, end_us) of the task that must run first
     uses: tuple = ()                  # Allocations the task reads or writes
+    touches: tuple = ()               # (Allocation, offset, count) it gives bytes to
+    scratch: Callable[[], int] | None = None   # host RAM it needs while it runs
+
+    def fresh_bytes(self) -> int:
+        """Host RAM the ranges it gives bytes to would newly take now."""
+        total = 0
+        for a, offset, n in self.touches:       # a loop, not sum(): every copy asks this
+            total += a.fresh_bytes(offset, n)
+        return total
 
     def timeline_row(self) -> TimelineRow:
         return {"stream": self.stream, "kind": self.kind, "start_us": self.start_us,
@@ -89,6 +98,7 @@ class Scheduler:
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
+        self.pending_tasks = 0                 # tasks queued on every stream, not yet run
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""
@@ -101,6 +111,7 @@ class Scheduler:
         task.start_us, task.end_us = start, start + task.duration_us
         stream.t_end = task.end_us
         stream.pending.append(task)
+        self.pending_tasks += 1
         self.queued[stream] = None
         self.timeline.append(task)
         return task
@@ -115,16 +126,29 @@ class Scheduler:
 
     def run_until(self, stream: Stream, seq: int | None = None) -> float:
         """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the
-        modeled end of the last one run (0.0 if none was pending)."""
-        pending, end = stream.pending, 0.0
-        while pending and (seq is None or pending[0].seq <= seq):
+        modeled end of the last one run (0.0 if none was pending). A task that waits for
+        another stream's task runs that stream up to it first (a stack, not recursion: a
+        chain of thousands of streams linked by events is fine)."""
+        goals, end = [(stream, seq)], 0.0
+        while goals:
+            s, limit = goals[-1]
+            pending = s.pending
+            if not pending or limit is not None and pending[0].seq > limit:
+                goals.pop()
+                continue
             task = pending[0]     # leaves the queue only once it has run: a task interrupted
             if task in self.running:         # (Ctrl-C, MemoryError) stays queued
-                break             # another caller runs it (a blocking callback waits unlocked)
+                goals.pop()       # another caller runs it (a blocking callback waits unlocked)
+                continue
+            if task.wait_for is not None:
+                other, upto = task.wait_for[:2]
+                first = other.pending[0] if other.pending else None
+                if first is not None and first.seq <= upto and first not in self.running \
+                        and (other, upto) not in goals:
+                    goals.append((other, upto))
+                    continue
             self.running.add(task)
             try:
-                if task.wait_for is not None:
-                    self.run_until(*task.wait_for[:2])
                 if task.run is not None:
                     task.run()
             except TaskFailed:    # it ran on the device and failed there: it leaves the
@@ -133,8 +157,11 @@ class Scheduler:
                 raise
             finally:
                 self.running.discard(task)
-            stream.executed, end = task.seq, task.end_us
+            s.executed = task.seq
             del pending[0]
+            self.pending_tasks -= 1
+            if len(goals) == 1:
+                end = task.end_us
         return end
 
     def queued_streams(self) -> list[Stream]:

@@ -55,6 +55,22 @@ def _copier(dst: Allocation, dst_off: int, src: Allocation, src_off: int, count:
     return run
 
 
+PIECE = 4 << 20      # bytes a 2D copy moves at once
+
+
+def _copy_rows(dst: np.ndarray, src: np.ndarray) -> None:
+    """dst[:] = src (2D byte views), PIECE bytes at a time: numpy copies operands that may
+    overlap (rows interleaved in one block) through a temporary as big as the whole copy."""
+    height, width = dst.shape
+    rows = max(1, PIECE // width)
+    for r in range(0, height, rows):
+        if width <= PIECE:
+            np.copyto(dst[r:r + rows], src[r:r + rows])
+        else:
+            for c in range(0, width, PIECE):
+                np.copyto(dst[r, c:c + PIECE], src[r, c:c + PIECE])
+
+
 # ----- memset ----------------------------------------------------------------------------
 def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | None = None) -> None:
     call = "aclrtMemset" if stream is None else "aclrtMemsetAsync"
@@ -71,7 +87,7 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
     task = Task("memset", rt.profile.rates.memset_us(count, a.location == "device"),
                 run=lambda: a.write(off, count, lambda out: out.fill(byte), call),
                 nbytes=count, uses=(a,), detail={"ptr": ptr, "value": byte, "size": count})
-    _submit(rt, call, s, task, a.fresh_bytes(off, count))
+    submit(rt, call, s, task, ((a, off, count),))
 
 
 # ----- memcpy ----------------------------------------------------------------------------
@@ -112,8 +128,8 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
                 run=_copier(d, dst - d.ptr, sa, src - sa.ptr, count, call), nbytes=count,
                 uses=(d, sa), detail={"dst": dst, "src": src, "size": count,
                                       "kind": kind_name(direction), "pinned": not pageable})
-    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, count)
-            + sa.read_scratch(src - sa.ptr, count))
+    submit(rt, call, s, task, ((d, dst - d.ptr, count),),
+           lambda: sa.read_scratch(src - sa.ptr, count))
 
 
 def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
@@ -148,22 +164,40 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
     def run() -> None:
         dv = as_strided(d.view(dst - d.ptr, dspan, call=call), (height, width), (dpitch, 1))
         sv = as_strided(sa.view(src - sa.ptr, sspan, call=call), (height, width), (spitch, 1))
-        np.copyto(dv, sv)
+        _copy_rows(dv, sv)
 
     pinned = d.pool is not None and sa.pool is not None
     task = Task("memcpy2d", rt.profile.rates.copy_us(direction, width * height, pinned), run=run,
                 nbytes=width * height, uses=(d, sa),
                 detail={"dst": dst, "src": src, "kind": kind_name(direction),
                         "width": width, "height": height})
-    _submit(rt, call, s, task, d.fresh_bytes(dst - d.ptr, dspan)
-            + sa.fresh_bytes(src - sa.ptr, sspan))
+    submit(rt, call, s, task, ((d, dst - d.ptr, dspan), (sa, src - sa.ptr, sspan)))
 
 
-def _submit(rt, call: str, stream, task: Task, ram: int) -> None:
-    """Run a synchronous task now, or queue an asynchronous one on its stream. ``ram``: the
-    host RAM its bytes will newly take — refused (SimulatorLimit) before anything happens if
-    it does not fit, and promised to a queued task until it runs."""
-    budget = rt.memory.ram
+def _touch_edges(rt, call: str, task: Task) -> int:
+    """A task was queued: the fresh chunks it writes only in part get their garbage now
+    (Allocation.touch_edges), so its promise of RAM covers only the chunks it writes whole
+    and many small writes queued on one fresh chunk take its RAM once (each promised the
+    whole chunk again). Moves their bytes from promised to used; the change in promise."""
+    budget, promised = rt.memory.ram, task.fresh_bytes()
+    budget.reserved -= promised
+    try:
+        for a, offset, n in task.touches:
+            a.touch_edges(offset, n, call)
+    finally:
+        still = task.fresh_bytes()
+        budget.reserved += still
+    return still - promised
+
+
+def submit(rt, call: str, stream, task: Task, touches=(), scratch=None) -> None:
+    """Run a synchronous task now, or queue an asynchronous one on its stream. ``touches``:
+    the (allocation, offset, count) ranges it gives bytes to, ``scratch()``: host RAM it needs
+    while it runs; together the RAM it would newly take now — refused (SimulatorLimit) before
+    anything happens if it does not fit, and promised to a queued task until it runs. A
+    captured task keeps both for its replays to ask again (capture.py, _replay_task)."""
+    task.touches, task.scratch = touches, scratch
+    budget, ram = rt.memory.ram, task.fresh_bytes() + (scratch() if scratch else 0)
     if stream is None:
         budget.need(ram, call)
         clock = rt.sched.now_us
@@ -180,6 +214,8 @@ def _submit(rt, call: str, stream, task: Task, ram: int) -> None:
     except BaseException:
         budget.reserved -= ram
         raise
+    if task.touches and stream.capture is None:
+        ram += _touch_edges(rt, call, task)
     if ram and stream.capture is None:
         run = task.run
 

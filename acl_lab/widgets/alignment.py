@@ -100,6 +100,12 @@ class AlignmentExplorer(View, widgets.VBox):
     """Sliders for len and k; ALIGN_UP shown as arithmetic and as a picture."""
 
     def __init__(self, length: int = 100, k: int = 32):
+        if length.__class__ is not int or not 1 <= length <= MAX_LENGTH or k not in KS:
+            raise ValueError(_("AlignmentExplorer(length, k): length is a whole number from 1 "
+                               "to {max_length} and k one of {ks}; got length={length}, "
+                               "k={k}.").format(max_length=MAX_LENGTH,
+                                                ks=", ".join(map(str, KS)),
+                                                length=repr(length), k=repr(k)))
         self.model = AlignmentModel(length, k)
         self.length = widgets.IntSlider(value=length, min=1, max=MAX_LENGTH, description="len",
                                         continuous_update=False, layout={"width": "420px"})

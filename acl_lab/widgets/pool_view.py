@@ -268,6 +268,10 @@ class PoolView(View, widgets.VBox):
     controls and ``refresh()`` look again, and so does every cell when ``live=True``."""
 
     def __init__(self, pool: MemoryPool, live: bool = False):
+        if not isinstance(pool, MemoryPool):
+            raise TypeError(_("PoolView shows an acl_lab.pool.MemoryPool, not {kind}: create "
+                              "one with MemoryPool(acl, size) first.").format(
+                                  kind=type(pool).__name__))
         self.model = PoolViewModel(pool)
         self._shown = None
         self._syncing = False

@@ -136,3 +136,38 @@ def test_sync_copy_with_a_contradicting_kind_follows_the_addresses(acl):
     assert acl.rt.memset(host, SIZE, 7, SIZE) == 0
     show(acl, printed, "At memcpy device data", host, D2H)
     assert printed == [("At memcpy device data is " + SEVENS, 0)]
+
+
+def test_memcpy_host_device_with_default_cycles_stops_on_the_code_it_checks(monkeypatch):
+    """memcpy_host_device.py with its defaults (--release_cycle -1) allocates pinned and
+    device memory until a call fails, checking each return code. Pinned host memory is real
+    host RAM, so aclrtMallocHost runs out first, with ACL_ERROR_RT_MEMORY_ALLOCATION, as
+    NpuDriver::HostMemAlloc answers (it got SimulatorLimit, an exception the sample does not
+    expect). The simulated host's RAM is the budget: 300 MiB here."""
+    monkeypatch.setenv("ACL_LAB_HOST_RAM", "300MiB")
+    acl_lab.reset("910b")
+    acl = acl_lab.load(profile="910b")
+    try:
+        context = open_device(acl)
+        printed, held = [], []
+        while True:
+            host, ret = acl.rt.malloc_host(SIZE)
+            if ret:
+                break
+            dev, ret2 = acl.rt.malloc(SIZE, C.ACL_MEM_MALLOC_HUGE_FIRST)
+            assert ret2 == 0
+            held.append((host, dev))
+            assert acl.rt.memset(host, SIZE, 7, SIZE) == 0
+            show(acl, printed, "At first memset host data", host, H2H)
+            assert acl.rt.memcpy(dev, SIZE, host, SIZE, H2D) == 0
+            show(acl, printed, "At memcpy device data", dev, D2H)
+        assert ret == C.ACL_ERROR_RT_MEMORY_ALLOCATION and len(held) > 10
+        assert "pinned host memory is real host RAM" in acl.get_recent_err_msg()
+        assert all(line == (f"{m} is {SEVENS}", 0) for line, m in zip(
+            printed, ["At first memset host data", "At memcpy device data"] * len(held)))
+        for host, dev in held:
+            assert acl.rt.free_host(host) == 0 and acl.rt.free(dev) == 0
+        close_device(acl, context)
+    finally:
+        monkeypatch.delenv("ACL_LAB_HOST_RAM")
+        acl_lab.reset()
