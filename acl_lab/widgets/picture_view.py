@@ -178,7 +178,7 @@ class PictureModel:
 
     def svg(self) -> str:
         if self.desc is None:
-            return message(_("PictureView"), self.problem)
+            return message("PictureView", self.problem)
         return draw_picture(self.desc, self.image, self.gone)
 
 
