@@ -556,3 +556,15 @@ def test_destroying_a_context_destroys_the_models_captured_in_it(acl):
     assert read(acl, buf, N) == filled(9)                  # the queued replay still ran
     assert model not in [m["handle"] for m in acl_lab.snapshot()["models"]]
     assert acl.mdl.ri_destroy(model) == C.ACL_ERROR_RT_INVALID_HANDLE
+
+
+def test_a_310b_board_cannot_capture_and_says_so(acl_on):
+    """The CANN reference leaves Atlas 200I/500 A2 (Ascend 310B) out of ACL Graph: capture
+    begin is ACL_ERROR_RT_FEATURE_NOT_SUPPORT there, and the stream stays usable."""
+    acl = acl_on("310b")
+    stream, _ = acl.rt.create_stream()
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == \
+        C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    assert "Ascend310B" in acl.get_recent_err_msg()
+    assert acl.mdl.ri_capture_get_info(stream)[0] == C.ACL_MODEL_RI_CAPTURE_STATUS_NONE
+    assert acl.rt.synchronize_stream(stream) == 0 and acl.rt.destroy_stream(stream) == 0

@@ -13,13 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..i18n import _
+from ..sim.profiles import captures
 from .bindings import Native, bindable
 
 _CALL = re.compile(r"\bacl\.(?:(rt|mdl|nn|util|media|op)\.)?(\w+)\(")
-#: the CANN API reference marks stream capture (aclmdlRI*) unsupported on Atlas 200I/500 A2
-#: (Ascend 310B): hiascend.com canncommercial/81RC1 apiref aclcppdevg_03_1782 and the 8.5.0
-#: English page aclcppdevg_03_1782 ("Applicability" tables)
-NO_CAPTURE_SOCS = ("Ascend310B",)
 
 
 @dataclass
@@ -75,7 +72,7 @@ def survey(notebooks: Path, module, native: Native | None = None,
                 chapter.native.append(call)
             else:
                 chapter.missing.append((call, why))
-        if soc_name and soc_name.startswith(NO_CAPTURE_SOCS) and any(
+        if soc_name and not captures(soc_name) and any(
                 c.startswith("mdl.ri_") for c in chapter.calls):
             chapter.missing.append(("mdl.ri_capture_begin", _(
                 "the CANN API reference lists stream capture (aclmdlRI*) as not supported on "

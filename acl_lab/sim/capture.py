@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from .. import constants as C, threads
 from ..i18n import _
 from ..snapshot_schema import ModelRow, TaskRow
+from .profiles import captures
 from .simerror import SimError
 from .streams import Stream, Task
 
@@ -112,6 +113,13 @@ class CaptureManager:
     # ----- begin / end / info ------------------------------------------------------------
     def begin(self, stream: Stream, mode: int) -> None:
         call = "aclmdlRICaptureBegin"
+        soc = self.rt.profile.soc_name
+        if not captures(soc):
+            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _(
+                "{call}: {soc} cannot capture a stream into a model (ACL Graph): the CANN API "
+                "reference lists aclmdlRI* as not supported on Atlas 200I/500 A2 (Ascend 310B). "
+                "Issue the work directly on the stream, or use a profile that captures "
+                "(acl_lab.reset(\"910b\")).").format(call=call, soc=soc))
         if mode not in C.CAPTURE_MODE_NAMES:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _not_a_mode(call, mode))
         if stream.capture is not None:

@@ -114,6 +114,18 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {}
 
+#: SoCs without stream capture (aclmdlRI*): the CANN API reference's applicability tables
+#: leave Atlas 200I/500 A2 (Ascend 310B) out (hiascend.com canncommercial 8.1.RC1 and 8.5.0
+#: apiref aclcppdevg_03_1782); the runtime answers RT_ERROR_FEATURE_NOT_SUPPORT where the
+#: chip lacks ACL Graph (hicann/runtime src/runtime/feature/aclgraph/capture_model_utils.cc,
+#: CheckCaptureModelSupportSoftwareSq) -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000).
+NO_CAPTURE_SOCS = ("Ascend310B",)
+
+
+def captures(soc_name: str) -> bool:
+    """Whether a SoC can capture a stream into a model (ACL Graph)."""
+    return not soc_name.startswith(NO_CAPTURE_SOCS)
+
 
 def _register(p: Profile) -> Profile:
     PROFILES[p.name] = p

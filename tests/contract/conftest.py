@@ -83,6 +83,15 @@ def acl(target):
 
 
 @pytest.fixture
+def capturing(acl):
+    """For tests that capture: skipped on a SoC without ACL Graph (Ascend 310B), where
+    test_contract_capture checks that capture is refused instead."""
+    from acl_lab.sim.profiles import captures
+    if not captures(acl.get_soc_name()):
+        pytest.skip(f"{acl.get_soc_name()} cannot capture a stream (ACL Graph)")
+
+
+@pytest.fixture
 def run_mode(acl):
     mode, ret = acl.rt.get_run_mode()
     assert ret == 0

@@ -42,7 +42,7 @@ def _release(acl, devs, tensors, hosts, scalars=()):
         assert acl.rt.free_host(h) == 0
 
 
-def test_the_seed_add_sample_replays_to_1_1_through_8_8(acl, run_mode):
+def test_the_seed_add_sample_replays_to_1_1_through_8_8(acl, run_mode, capturing):
     if run_mode != C.ACL_HOST:
         pytest.skip("the seed's sample copies host <-> device (ACL_HOST run mode)")
     stream, ret = acl.rt.create_stream()
@@ -78,7 +78,7 @@ def test_the_seed_add_sample_replays_to_1_1_through_8_8(acl, run_mode):
              [self_h, other_h], [alpha])
 
 
-def test_a_refused_call_leaves_the_capture_active(acl, refused):
+def test_a_refused_call_leaves_the_capture_active(acl, refused, capturing):
     stream, _ = acl.rt.create_stream()
     dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
     assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
@@ -93,7 +93,7 @@ def test_a_refused_call_leaves_the_capture_active(acl, refused):
     assert acl.rt.destroy_stream(stream) == 0 and acl.rt.free(dev) == 0
 
 
-def test_a_model_whose_buffer_was_freed_is_not_replayed(acl, refused):
+def test_a_model_whose_buffer_was_freed_is_not_replayed(acl, refused, capturing):
     stream, _ = acl.rt.create_stream()
     dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
     assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
@@ -121,3 +121,15 @@ def test_an_executor_launches_once(acl, refused):
     assert acl.rt.synchronize_stream(stream) == 0
     assert acl.rt.destroy_stream(stream) == 0
     _release(acl, [dev] + ([workspace] if workspace else []), [t], [], [one])
+
+
+def test_a_soc_without_acl_graph_refuses_capture_and_keeps_the_stream(acl, refused):
+    from acl_lab.sim.profiles import captures
+    if captures(acl.get_soc_name()):
+        pytest.skip(f"{acl.get_soc_name()} captures")
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    refused(acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+            C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.destroy_stream(stream) == 0

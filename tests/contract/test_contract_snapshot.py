@@ -47,7 +47,7 @@ def _matches_the_schema():
         problems[:20])
 
 
-def test_snapshot_has_exactly_the_schemas_keys_and_types(acl, target, tmp_path):
+def test_snapshot_has_exactly_the_schemas_keys_and_types(acl, target, tmp_path, capturing):
     """Every backend's snapshot has the keys of snapshot_schema.Snapshot and no other, each
     value of its declared type down to the rows: with a device set, with resources of every
     kind live (streams, events, allocations, a registered array, a captured model replayed,

@@ -101,7 +101,7 @@ def test_peer_copy_between_two_devices(acl):
     assert acl.rt.free(src) == 0
 
 
-def test_cross_stream_capture_forks_and_joins_into_one_model(acl, run_mode):
+def test_cross_stream_capture_forks_and_joins_into_one_model(acl, run_mode, capturing):
     if not hasattr(acl, "mdl") or not hasattr(acl.mdl, "ri_capture_begin"):
         pytest.skip("this pyACL binds no aclmdlRI capture calls")
     s1, _ = acl.rt.create_stream()
