@@ -42,6 +42,20 @@ def uncritical(fn):
     return fn
 
 
+def _stdlib_weakref_callbacks() -> None:
+    """Python drops an exception raised in a weakref callback ("Exception ignored in ..."),
+    so a Ctrl-C landing in one of the standard library's (a WeakSet or weak dictionary
+    losing an entry while the garbage collector runs) would be lost: it waits until the
+    callback returned instead."""
+    import weakref
+    for holder in (weakref.WeakSet(), weakref.WeakValueDictionary(),
+                   weakref.WeakKeyDictionary()):
+        _CRITICAL.add(holder._remove.__code__)
+
+
+_stdlib_weakref_callbacks()
+
+
 def _in_critical(frame) -> bool:
     while frame is not None:
         code = frame.f_code
