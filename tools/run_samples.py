@@ -13,7 +13,12 @@ model's input/output names and shapes, built with onnx.helper and converted with
 atc` (single-operator models from the sample's own op.json with `acl-lab atc --singleop`),
 images and binary inputs — and runs it with `acl-lab run`. A program with no spec runs
 as it is (most then stop at their model). Programs that need a camera, a robot, a presenter
-server or a network peer are marked: the simulator has none of those.
+server or a network peer are never started (their folder's code or config names one): the
+simulator has none of those, and a sample's RTSP stream or presenter address is a machine
+on someone's network. Every program that is started runs in a fresh network namespace with
+only loopback (``unshare --net``, as root), so nothing it opens — cv2 opens streams in C,
+past Python's socket — can leave this machine; where no such namespace can be made, only
+the level-1 programs known to open nothing are started.
 
 After merging every branch, the lead runs the same command; specs for more samples go in
 tools/sample_specs.py.
@@ -40,11 +45,31 @@ LIBRARY_DIRS = ("acllite", "acllitePY")
 SHARED = ("python/common", "inference/acllite", "common")
 #: what a program needs that the simulator cannot give, found in its folder's code
 NEEDS = {
-    "camera": re.compile(r"CameraCapture|cameracapture|camera_capture|/dev/video"),
+    "camera": re.compile(r"CameraCapture|cameracapture|camera_capture|/dev/video|"
+                         r"VideoCapture\(\s*\d"),
     "presenter server": re.compile(r"presenter", re.I),
     "robot": re.compile(r"serial\.Serial|uart|robot_arm|RoboticArm", re.I),
-    "network peer": re.compile(r"rtsp://|socket\.socket|websocket", re.I),
+    "network peer": re.compile(
+        r"rtsp|socket\.|websocket|urlopen|urllib\.request|requests\.(get|post)|"
+        r"\b(?!127\.)(?!0\.0\.0\.0)\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b", re.I),
 }
+#: the files of a sample folder whose text can name a peer (code and configuration)
+CONFIG_SUFFIXES = {".py", ".conf", ".cfg", ".ini", ".json", ".yaml", ".yml", ".txt", ".sh"}
+#: started even where no loopback-only namespace can be made: they open no file or socket
+#: beyond their own data (read line by line)
+KNOWN_SAFE = ("python/level1_single_api/1_acl/2_memory_management/",
+              "python/level1_single_api/1_acl/4_blas/")
+#: `unshare --net` gives the program a network namespace of its own; inside, only loopback
+#: is brought up, so a connect anywhere else fails at once with ENETUNREACH
+LOOPBACK_ONLY = ("unshare", "--net", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh")
+_PROBE = """
+import errno, socket
+s = socket.socket(); s.settimeout(5)
+try:
+    s.connect(("10.0.0.1", 9)); print("connected")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, e.errno))
+"""
 
 
 def discover(samples: Path) -> list[Path]:
@@ -75,10 +100,50 @@ def sample_root(samples: Path, program: Path) -> Path:
     return (samples / program).parent
 
 
-def needs(folder: Path) -> list[str]:
-    text = "\n".join(p.read_text(encoding="utf-8", errors="replace")
-                     for p in folder.rglob("*.py"))
+def needs(folder: Path, program: Path) -> list[str]:
+    """What the program talks to: its own code and the sample-folder modules it imports
+    (not the other programs beside it, nor the acllite library's unused modules), and every
+    configuration file of the folder (READMEs do not count)."""
+    texts = [p.read_text(encoding="utf-8", errors="replace")
+             for p in sorted(folder.rglob("*"))
+             if p.suffix.lower() in CONFIG_SUFFIXES - {".py"} and p.is_file()
+             and not p.name.lower().startswith("readme")
+             and not set(p.relative_to(folder).parts) & set(LIBRARY_DIRS)]
+    modules = {p.stem: p for p in sorted(folder.rglob("*.py"), reverse=True)
+               if not set(p.relative_to(folder).parts[:-1]) & set(LIBRARY_DIRS)}
+    todo, seen = [program], set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        texts.append(text)
+        for names in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))",
+                                text, re.M):
+            for name in re.split(r"[,\s.]+", " ".join(names)):
+                if name in modules:
+                    todo.append(modules[name])
+    text = "\n".join(texts)
     return [name for name, pattern in NEEDS.items() if pattern.search(text)]
+
+
+_jail: list = []
+
+
+def loopback_only() -> tuple:
+    """The command prefix that runs a program with loopback as its only network, or () when
+    this machine cannot make one (checked once: a connect to 10.0.0.1 must fail at once
+    with ENETUNREACH)."""
+    if not _jail:
+        try:
+            probe = subprocess.run([*LOOPBACK_ONLY, sys.executable, "-c", _PROBE],
+                                   capture_output=True, text=True, timeout=20)
+            ok = probe.returncode == 0 and probe.stdout.strip() == "ENETUNREACH"
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        _jail.append(LOOPBACK_ONLY if ok else ())
+    return _jail[0]
 
 
 def _copy(samples: Path, rel: Path, work: Path) -> None:
@@ -95,11 +160,12 @@ PROFILE, SOC = "310", "Ascend310"      # most samples are written for Atlas 200 
 
 
 def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
-            paths=()) -> subprocess.CompletedProcess:
-    """`acl-lab ARGS` in ``cwd``; past ``timeout`` it is asked to stop (SIGTERM: acl-lab
-    run still writes its report) and its returncode is None."""
+            paths=(), prefix=()) -> subprocess.CompletedProcess:
+    """`acl-lab ARGS` in ``cwd`` (behind ``prefix``, e.g. LOOPBACK_ONLY); past ``timeout``
+    it is asked to stop (SIGTERM: acl-lab run still writes its report) and its returncode
+    is None."""
     path = os.pathsep.join([str(ROOT), *map(str, paths)])
-    proc = subprocess.Popen([sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
+    proc = subprocess.Popen([*prefix, sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": path, "ACL_LAB_HOST_RAM": "1GiB",
                                  **(env or {})})
@@ -166,8 +232,17 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
         _copy(samples, Path(rel), work)
     _copy(samples, root.relative_to(samples), work)
     program_dir = (work / program).parent
-    row = {"program": program.as_posix(), "needs": needs(root), "spec": program.as_posix() in
-           SPECS, "completed": False, "blocker": "", "findings": [], "report": None}
+    row = {"program": program.as_posix(), "needs": needs(root, samples / program), "spec": program.as_posix() in
+           SPECS, "completed": False, "blocker": "", "findings": [], "report": None,
+           "started": False}
+    if row["needs"]:
+        row["blocker"] = f"cannot run here: needs {', '.join(row['needs'])} (not started)"
+        return row
+    jail = loopback_only()
+    if not jail and not program.as_posix().startswith(KNOWN_SAFE):
+        row["blocker"] = ("not started: no loopback-only network namespace here "
+                          "(run as root where `unshare --net` works)")
+        return row
     problem = prepare(spec, program_dir, work / root.relative_to(samples))
     if problem:
         row["blocker"] = problem
@@ -175,7 +250,9 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
     report_path = work / "report.json"
     run = acl_lab("run", "--profile", PROFILE, "--json", str(report_path), program.name,
                   *spec.args, cwd=program_dir, timeout=timeout, env=spec.env,
-                  paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])])
+                  paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])],
+                  prefix=jail)
+    row["started"] = True
     report = json.loads(report_path.read_text()) if report_path.exists() else None
     row.update(completed=bool(report and report["status"] == "completed"),
                blocker=first_blocker(report, run), report=report,
@@ -213,8 +290,6 @@ def table(rows: list[dict]) -> str:
         name = r["program"]
         name = name if len(name) <= 70 else "…" + name[-69:]
         why = r["blocker"]
-        if r["needs"] and not r["completed"]:
-            why = f"[needs {', '.join(r['needs'])}] {why}"
         lines.append(f"{name:70} {'yes' if r['completed'] else 'no':4} "
                      f"{why or '; '.join(r['findings'])}")
         found = [f for f in r["findings"] if f != "no model or operator executed"]
