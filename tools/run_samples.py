@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
-from sample_specs import SPECS, Spec  # noqa: E402
+from sample_specs import CLASSIFIERS, SPECS, Spec  # noqa: E402
 
 LIBRARY_DIRS = ("acllite", "acllitePY")
 SHARED = ("python/common", "inference/acllite", "common")
@@ -159,13 +159,15 @@ ACLLITE = {"python": "python/common/acllite", "inference": "inference/acllite/ac
 PROFILE, SOC = "310", "Ascend310"      # most samples are written for Atlas 200 DK / 300
 
 
-def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
-            paths=(), prefix=()) -> subprocess.CompletedProcess:
-    """`acl-lab ARGS` in ``cwd`` (behind ``prefix``, e.g. LOOPBACK_ONLY); past ``timeout``
-    it is asked to stop (SIGTERM: acl-lab run still writes its report) and its returncode
-    is None."""
+def acl_lab(*args, cwd: Path, timeout: int = 300, env=None, paths=(), prefix=(),
+            capture: Path | None = None) -> subprocess.CompletedProcess:
+    """`acl-lab ARGS` in ``cwd`` (behind ``prefix``, e.g. LOOPBACK_ONLY; keeping every model
+    execution's feed and results in ``capture``); past ``timeout`` it is asked to stop
+    (SIGTERM: acl-lab run still writes its report) and its returncode is None."""
     path = os.pathsep.join([str(ROOT), *map(str, paths)])
-    proc = subprocess.Popen([*prefix, sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
+    command = ([str(ROOT / "tools" / "sample_capture.py"), str(capture)] if capture
+               else ["-m", "acl_lab.cli"])
+    proc = subprocess.Popen([*prefix, sys.executable, *command, *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": path, "ACL_LAB_HOST_RAM": "1GiB",
                                  **(env or {})})
@@ -182,7 +184,7 @@ def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
         return subprocess.CompletedProcess(proc.args, None, out, err)
 
 
-def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
+def prepare(spec: Spec, program_dir: Path, sample_dir: Path, work: Path) -> str | None:
     """Make the spec's stand-ins next to the program; None, or why they could not be made."""
     from standins import write_image, write_model
 
@@ -201,9 +203,12 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
             target.write_text(kind[5:], encoding="utf-8")
     for rel in spec.dirs:
         (program_dir / rel).resolve().mkdir(parents=True, exist_ok=True)
-    for rel, (inputs, outputs) in spec.models.items():
+    for rel, (inputs, outputs, *flags) in spec.models.items():
         target = (program_dir / rel).resolve()
-        error = write_model(target, inputs, outputs, acl_lab)
+        flags = [f"--insert_op_conf={(program_dir / f.partition('=')[2]).resolve()}"
+                 if f.startswith("--insert_op_conf=") else f for f in (flags[0] if flags else ())]
+        error = write_model(target, inputs, outputs, acl_lab, flags,
+                            keep_onnx=standin_onnx(work, rel))
         if error:
             return f"stand-in model {rel}: {error}"
     for rel in spec.singleop:
@@ -213,6 +218,58 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
         if done.returncode:
             return f"acl-lab atc --singleop {rel[0]}: {done.stdout.strip().splitlines()[0]}"
     return None
+
+
+def standin_onnx(work: Path, rel: str) -> Path:
+    """Where a stand-in's ONNX is kept for the onnxruntime check: outside the sample."""
+    return work / "standins" / Path(rel).with_suffix(".onnx").name
+
+
+#: how the classification samples print their top-5: a heading, then one line per class
+TOP5_HEADING = "top5 inference results"
+TOP5_LINE = re.compile(r"^\s*(?:label:\s*(\d+)|\[(\d+)\]:)")
+
+
+def printed_top5(stdout: str) -> list[list[int]]:
+    """The class indices of every top-5 block the sample printed, in order."""
+    blocks, block = [], None
+    for line in stdout.splitlines():
+        if TOP5_HEADING in line:
+            block = []
+            blocks.append(block)
+            continue
+        found = TOP5_LINE.match(line)
+        if block is not None and found:
+            block.append(int(found.group(1) or found.group(2)))
+        elif block:
+            block = None
+    return blocks
+
+
+def top5_check(stdout: str, capture: Path, onnx_paths: list[Path]) -> str:
+    """Whether each top-5 the sample printed is onnxruntime's, run directly on the stand-in
+    ONNX with the very input the sample fed its model (one block per picture)."""
+    import pickle
+
+    import numpy as np
+    import onnxruntime
+
+    printed = printed_top5(stdout)
+    if not capture.exists() or not printed:
+        return "no top-5 printed" if capture.exists() else "no capture"
+    records = pickle.loads(capture.read_bytes())
+    session = onnxruntime.InferenceSession(str(onnx_paths[0]),
+                                           providers=["CPUExecutionProvider"])
+    expected = []
+    for feed, _results in records:
+        first = np.asarray(session.run(None, feed)[0])
+        rows = first.reshape(first.shape[0], -1) if first.ndim > 1 else first.reshape(1, -1)
+        expected += [list(map(int, row.argsort()[-1:-6:-1])) for row in rows]
+    if [block[:5] for block in printed] == expected[:len(printed)] and (
+            len(printed) == len(expected)):
+        return f"matches onnxruntime ({len(printed)} picture(s))"
+    return f"DIFFERS: printed {printed[:2]}..., onnxruntime {expected[:2]}... " \
+           f"({len(printed)} printed, {len(expected)} run)"
 
 
 def first_blocker(report: dict | None, run: subprocess.CompletedProcess | None) -> str:
@@ -243,22 +300,28 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
         row["blocker"] = ("not started: no loopback-only network namespace here "
                           "(run as root where `unshare --net` works)")
         return row
-    problem = prepare(spec, program_dir, work / root.relative_to(samples))
+    problem = prepare(spec, program_dir, work / root.relative_to(samples), work)
     if problem:
         row["blocker"] = problem
         return row
-    report_path = work / "report.json"
+    report_path, capture = work / "report.json", (
+        work / "capture.pkl" if program.as_posix() in CLASSIFIERS else None)
     run = acl_lab("run", "--profile", PROFILE, "--json", str(report_path), program.name,
                   *spec.args, cwd=program_dir, timeout=timeout, env=spec.env,
                   paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])],
-                  prefix=jail)
+                  prefix=jail, capture=capture)
     row["started"] = True
+    if capture:
+        row["top5"] = top5_check(run.stdout, capture, [standin_onnx(work, rel)
+                                                       for rel in spec.models])
     report = json.loads(report_path.read_text()) if report_path.exists() else None
     row.update(completed=bool(report and report["status"] == "completed"),
                blocker=first_blocker(report, run), report=report,
                findings=_findings(report))
     if run.returncode is None:
         row["blocker"] = f"did not finish in {timeout} s"
+    if "top5" in row:
+        row["findings"].append(f"top-5 {row['top5']}")
     return row
 
 

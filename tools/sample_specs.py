@@ -150,3 +150,24 @@ SPECS = {
             [("X", [1, 16, 112, 112, 3], "float32")], [("output", [1, 10], "float32")])},
         files={"../data/test.bin": f"bin:float32:{16 * 112 * 112 * 3}"}, args=("../data/",)),
 }
+
+#: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
+CLASSIFIERS = {
+    f"{MI}/sampleResnetQuickStart/python/src/sampleResnetQuickStart.py",
+    f"{MI}/sampleResnetAIPP/python/src/sampleResnetAIPP.py",
+    f"{MI}/sampleResnetDVPP/python/src/sampleResnetDVPP.py",
+    f"{MI}/sampleResnetDVPP/pyAcllite/src/sampleResnetDVPP.py",
+    "python/contrib/inceptionv2_picture/src/classify.py",
+    *(f"{L2}/1_classification/{name}" for name in (
+        "resnet50_imagenet_classification/src/acl_net.py",
+        "resnet50_async_imagenet_classification/src/acl_net.py",
+        "resnet50_imagenet_dynamic_hw/src/acl_net.py",
+        "googlenet_mindspore_picture/src/classify.py",
+        "resnet50_mindspore_picture/src/classify.py",
+        "lenet_mindspore_picture/src/classify.py",
+        "googlenet_imagenet_picture/src/classify.py",
+        "googlenet_onnx_picture/src/classify.py",
+        "googlenet_imagenet_dynamic_batch/src/classify.py",
+        "googlenet_imagenet_multi_batch/src/classify.py",
+        "inceptionv3_picture/src/classify.py")),
+}
