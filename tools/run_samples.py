@@ -265,8 +265,9 @@ def top5_check(stdout: str, capture: Path, onnx_paths: list[Path]) -> str:
         first = np.asarray(session.run(None, feed)[0])
         rows = first.reshape(first.shape[0], -1) if first.ndim > 1 else first.reshape(1, -1)
         expected += [list(map(int, row.argsort()[-1:-6:-1])) for row in rows]
-    if [block[:5] for block in printed] == expected[:len(printed)] and (
-            len(printed) == len(expected)):
+    # a batch may hold fewer pictures than the model's batch: the sample prints those
+    if len(printed) <= len(expected) and [block[:5] for block in printed] == [
+            top[:len(block)] for top, block in zip(expected, printed)]:
         return f"matches onnxruntime ({len(printed)} picture(s))"
     return f"DIFFERS: printed {printed[:2]}..., onnxruntime {expected[:2]}... " \
            f"({len(printed)} printed, {len(expected)} run)"

@@ -7,6 +7,7 @@ A model entry is ``path: ([(input name, shape, dtype)], [(output name, shape, dt
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from dataclasses import dataclass, field
 
 
@@ -34,20 +35,37 @@ CYCLES = ("--release_cycle", "2", "--number_of_cycles", "2", "--device_id", "0",
 
 
 def picture(model: str, inputs, outputs, args=("../data/",), image="../data/test.jpg",
-            dirs=("../out",), **extra) -> Spec:
-    """A picture sample: one model, one stand-in picture, the image folder as argument."""
-    return Spec(models={model: (inputs, outputs)}, files={image: "image:640x480"},
-                args=args, dirs=dirs, **extra)
+            dirs=("../out",), files=None, flags=(), **extra) -> Spec:
+    """A picture sample: one model (converted with ATC ``flags``), one stand-in picture (or
+    ``files``), the image folder as argument."""
+    return Spec(models={model: (inputs, outputs, tuple(flags))},
+                files=dict(files or {image: "image:640x480"}), args=args, dirs=dirs, **extra)
 
 
-def yuv_picture(model: str, width: int, height: int, outputs, **extra) -> Spec:
-    """A sample whose model takes DVPP's YUV420SP picture (AIPP converts it on the device):
-    the stand-in takes the same bytes — width (aligned to 16) x height (aligned to 2) x 3/2 —
-    as uint8. (With the models room's --insert_op_conf, the sample's own AIPP config can
-    replace this.) These samples need acl.media (DVPP) first."""
-    width, height = -(-width // 16) * 16, -(-height // 2) * 2
-    return picture(model, [("actual_input_1", [1, height * 3 // 2, width, 1], "uint8")],
-                   outputs, **extra)
+def aipp_config(width: int, height: int, input_format: str = "YUV420SP_U8") -> str:
+    """A stand-in for the AIPP config a sample's README downloads: DVPP's picture (YUV420SP,
+    width x height) to RGB with the ImageNet means, as those configs do."""
+    size = (f"    src_image_size_w : {width}\n    src_image_size_h : {height}\n"
+             if width else "")
+    return ("aipp_op {\n    aipp_mode : static\n    related_input_rank : 0\n"
+            f"    input_format : {input_format}\n"
+            f"    csc_switch : {'true' if input_format.startswith('YUV') else 'false'}\n"
+            f"{size}"
+            "    min_chn_0 : 123\n    min_chn_1 : 117\n    min_chn_2 : 104\n"
+            "    var_reci_chn_0 : 1\n    var_reci_chn_1 : 1\n    var_reci_chn_2 : 1\n}\n")
+
+
+def yuv_picture(model: str, width: int, height: int, outputs, input_name="data", batch=1,
+                flags=(), **extra) -> Spec:
+    """A sample whose model takes DVPP's YUV420SP picture: the stand-in network takes NCHW
+    float pictures, and ATC inserts AIPP (--insert_op_conf, a config like the one its README
+    downloads) to convert DVPP's output — width (aligned to 16) x height (aligned to 2) —
+    on the device, as the sample's own conversion does."""
+    config = str(Path(model).parent / "insert_op.cfg")
+    spec = picture(model, [(input_name, [batch, 3, height, width], "float32")], outputs,
+                   flags=(f"--insert_op_conf={config}", *flags), **extra)
+    spec.files[config] = "text:" + aipp_config(width, height)
+    return spec
 
 
 MI = "inference/modelInference"
@@ -64,6 +82,35 @@ MATMUL_27648 = json.dumps([{
     "output_desc": [{"format": "NCHW", "shape": [1, 1, 1024, 27648], "type": "float"}],
     "attr": [{"name": "adj_x1", "type": "bool", "value": False},
              {"name": "adj_x2", "type": "bool", "value": False}]}])
+
+TWO_PICTURES = {"../data/test.jpg": "image:640x480", "../data/test2.jpg": "image:800x600"}
+#: yolov7x (its README's --out_nodes: three heads, 255 = 3 x (80 classes + 5)) and the
+#: post-processing model its postProcessOperator.py builds (box_out, box_out_num)
+YOLOV7 = picture(
+    "../model/yolov7x.om", [("images", [1, 3, 640, 640], "float32")],
+    [(f"head{n}", [1, 255, n, n], "float32") for n in (20, 40, 80)], args=())
+YOLOV7.files["../model/aipp.cfg"] = "text:" + aipp_config(640, 640)
+YOLOV7.models["../model/yolov7x.om"] = YOLOV7.models["../model/yolov7x.om"][:2] + (
+    ("--insert_op_conf=../model/aipp.cfg",),)
+YOLOV7.models["../model/postprocess.om"] = (
+    [(f"input_{i}", [1, 255, n, n], "float32") for i, n in enumerate((80, 40, 20))]
+    + [("img_info", [1, 4], "float32")],
+    [("box_out", [1, 6144], "float32"), ("box_out_num", [1, 8], "int32")])
+
+#: YOLOv3 (caffe) with its detection output: the picture through AIPP and the image info in;
+#: box_info (6 x 1024 values) and box_num out, as the samples read them
+YOLO_BOXES = [("box_info", [1, 6144], "float32"), ("box_num", [1, 8], "int32")]
+YOLOV3 = yuv_picture("../model/yolov3_yuv.om", 416, 416, YOLO_BOXES)
+YOLOV3.models["../model/yolov3_yuv.om"] = (
+    YOLOV3.models["../model/yolov3_yuv.om"][0] + [("img_info", [1, 4], "float32")],
+    *YOLOV3.models["../model/yolov3_yuv.om"][1:])
+#: the TensorFlow YOLOv3 (three heads) and the detection-output model its README builds
+YOLOV3_WITH_OP = yuv_picture(
+    "../model/yolov3_tf_aipp.om", 416, 416,
+    [(f"head{n}", [1, n, n, 255], "float32") for n in (13, 26, 52)], input_name="input")
+YOLOV3_WITH_OP.models["../model/yolov3_output_op.om"] = (
+    [(f"head{n}", [1, n, n, 255], "float32") for n in (13, 26, 52)]
+    + [("img_info", [1, 4], "float32")], YOLO_BOXES)
 
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
@@ -149,6 +196,45 @@ SPECS = {
         models={"../model/3d_gesture_recognition.om": (
             [("X", [1, 16, 112, 112, 3], "float32")], [("output", [1, 10], "float32")])},
         files={"../data/test.bin": f"bin:float32:{16 * 112 * 112 * 3}"}, args=("../data/",)),
+    # the models their READMEs convert with AIPP (and dynamic shapes)
+    f"{MI}/sampleCrowdCounting/src/sampleCrowdCounting.py": yuv_picture(
+        "../model/CrowdCounting.om", 1280, 850, [("output", [1, 1, 106, 160], "float32")],
+        input_name="input", args=(), dirs=("../out",)),
+    f"{MI}/sampleYOLOV7NMSONNX/src/sampleYOLOV7NMSONNX.py": YOLOV7,
+    "python/contrib/garbage_picture/src/classify_test.py": yuv_picture(
+        "../model/garbage_yuv.om", 224, 224, [("output", [1, 26], "float32")]),
+    "python/contrib/gesture_recognition_picture/src/main.py": yuv_picture(
+        "../model/gesture_yuv.om", 256, 224, [("prob", [1, 19], "float32")]),
+    f"{L2}/1_classification/googlenet_imagenet_multi_batch/src/classify.py": yuv_picture(
+        "../model/googlenet_yuv.om", 224, 224, [("prob", [10, 1000], "float32")], batch=10,
+        files=TWO_PICTURES),
+    # acl_lab's atc does not combine AIPP with dynamic gears yet: these stand-ins take the
+    # bytes the sample sends (DVPP's YUV420SP, the picture's RGB) as uint8, with the gears
+    # of their READMEs' --dynamic_batch_size / --dynamic_image_size
+    f"{L2}/1_classification/googlenet_imagenet_dynamic_batch/src/classify.py": picture(
+        "../model/googlenet_dynamic_batch.om", [("data", [-1, 336, 224, 1], "uint8")],
+        [("prob", [-1, 1000], "float32")], files=TWO_PICTURES,
+        flags=("--input_shape=data:-1,336,224,1", "--dynamic_batch_size=1,2,4,8")),
+    f"{L2}/1_classification/resnet50_imagenet_dynamic_hw/src/acl_net.py": Spec(
+        models={"../model/tf_resnet50.om": (
+            [("Placeholder", [1, -1, -1, 3], "uint8")], [("prob", [1, 1000], "float32")],
+            ("--input_format=NHWC", "--input_shape=Placeholder:1,-1,-1,3",
+             "--dynamic_image_size=112,112;224,224;448,448"))},
+        files=JPEGS),
+    # the AIPP config these samples ship (caffe_model/aipp.cfg)
+    f"{L2}/1_classification/vpc_jpeg_resnet50_imagenet_classification/src/main.py": Spec(
+        models={"../model/resnet50_aipp.om": (
+            [("data", [1, 3, 224, 224], "float32")], [("prob", [1, 1000], "float32")],
+            ("--insert_op_conf=../caffe_model/aipp.cfg",))},
+        files={"../data/persian_cat_1024_1536_283.jpg": "image:1024x1536"}),
+    f"{L2}/1_classification/vpc_resnet50_imagenet_classification/src/acl_sample.py": Spec(
+        models={"../model/resnet50_aipp.om": (
+            [("data", [1, 3, 224, 224], "float32")], [("prob", [1, 1000], "float32")],
+            ("--insert_op_conf=../caffe_model/aipp.cfg",))},
+        files=JPEGS, singleop=(("op_models/op_list.json", "op_models"),)),
+    f"{L2}/2_object_detection/YOLOV3_coco_detection_picture/src/object_detect.py": YOLOV3,
+    f"{L2}/2_object_detection/YOLOV3_coco_detection_picture_with_postprocess_op/src/"
+    "object_detect.py": YOLOV3_WITH_OP,
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
@@ -158,6 +244,7 @@ CLASSIFIERS = {
     f"{MI}/sampleResnetDVPP/python/src/sampleResnetDVPP.py",
     f"{MI}/sampleResnetDVPP/pyAcllite/src/sampleResnetDVPP.py",
     "python/contrib/inceptionv2_picture/src/classify.py",
+    "python/contrib/gesture_recognition_picture/src/main.py",     # its top-1
     *(f"{L2}/1_classification/{name}" for name in (
         "resnet50_imagenet_classification/src/acl_net.py",
         "resnet50_async_imagenet_classification/src/acl_net.py",

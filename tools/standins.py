@@ -1,8 +1,9 @@
 """Stand-ins for what a sample brings from outside: images, and models with the sample
 model's input/output names, shapes and types (built with onnx.helper, converted with
 `acl-lab atc`). A stand-in model's outputs are deterministic numbers that depend on its
-inputs (the mean of every input scales a fixed pattern): not the sample's results, but
-real bytes of the right shape for its post-processing."""
+inputs (the squashed mean of every input scales a fixed pattern; a classifier head is a
+linear layer over the pooled picture): not the sample's results, but real bytes of the
+right shape for its post-processing."""
 from __future__ import annotations
 
 import math
@@ -71,6 +72,11 @@ def build_onnx(inputs, outputs) -> bytes:
             out = f"{tag}{j}"
         return out
     scalar, per_row = total(means, "sum"), total(rows, "rowsum")
+    # squashed to 0..1, so the values stay within the pattern's range (0..2): a detector's
+    # class ids and box counts stay small whatever the picture's scale
+    nodes.append(helper.make_node("Sigmoid", [scalar], ["scalar"]))
+    nodes.append(helper.make_node("Sigmoid", [per_row], ["per_row"]))
+    scalar, per_row = "scalar", "per_row"
     pooled = _pooled(inputs[0][1]) if len(inputs) == 1 else None
     rng = np.random.default_rng(7)
     for k, (name, shape, dtype) in enumerate(outputs):
