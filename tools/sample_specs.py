@@ -42,11 +42,16 @@ def picture(model: str, inputs, outputs, args=("../data/",), image="../data/test
                 files=dict(files or {image: "image:640x480"}), args=args, dirs=dirs, **extra)
 
 
-def aipp_config(width: int, height: int, input_format: str = "YUV420SP_U8") -> str:
+def aipp_config(width: int, height: int, input_format: str = "YUV420SP_U8",
+                crop: tuple = ()) -> str:
     """A stand-in for the AIPP config a sample's README downloads: DVPP's picture (YUV420SP,
-    width x height) to RGB with the ImageNet means, as those configs do."""
+    width x height) to RGB with the ImageNet means, as those configs do; ``crop`` (w, h)
+    takes the network's size out of DVPP's aligned picture."""
     size = (f"    src_image_size_w : {width}\n    src_image_size_h : {height}\n"
              if width else "")
+    if crop:
+        size += ("    crop : true\n    load_start_pos_w : 0\n    load_start_pos_h : 0\n"
+                 f"    crop_size_w : {crop[0]}\n    crop_size_h : {crop[1]}\n")
     return ("aipp_op {\n    aipp_mode : static\n    related_input_rank : 0\n"
             f"    input_format : {input_format}\n"
             f"    csc_switch : {'true' if input_format.startswith('YUV') else 'false'}\n"
@@ -64,7 +69,9 @@ def yuv_picture(model: str, width: int, height: int, outputs, input_name="data",
     config = str(Path(model).parent / "insert_op.cfg")
     spec = picture(model, [(input_name, [batch, 3, height, width], "float32")], outputs,
                    flags=(f"--insert_op_conf={config}", *flags), **extra)
-    spec.files[config] = "text:" + aipp_config(width, height)
+    aligned = -(-width // 16) * 16, -(-height // 2) * 2      # what DVPP's resize gives
+    spec.files[config] = "text:" + aipp_config(
+        *aligned, crop=(width, height) if aligned != (width, height) else ())
     return spec
 
 
@@ -100,10 +107,16 @@ YOLOV7.models["../model/postprocess.om"] = (
 #: YOLOv3 (caffe) with its detection output: the picture through AIPP and the image info in;
 #: box_info (6 x 1024 values) and box_num out, as the samples read them
 YOLO_BOXES = [("box_info", [1, 6144], "float32"), ("box_num", [1, 8], "int32")]
-YOLOV3 = yuv_picture("../model/yolov3_yuv.om", 416, 416, YOLO_BOXES)
-YOLOV3.models["../model/yolov3_yuv.om"] = (
-    YOLOV3.models["../model/yolov3_yuv.om"][0] + [("img_info", [1, 4], "float32")],
-    *YOLOV3.models["../model/yolov3_yuv.om"][1:])
+
+
+def yolov3(model: str, **extra) -> Spec:
+    spec = yuv_picture(model, 416, 416, YOLO_BOXES, **extra)
+    inputs, *rest = spec.models[model]
+    spec.models[model] = (inputs + [("img_info", [1, 4], "float32")], *rest)
+    return spec
+
+
+YOLOV3 = yolov3("../model/yolov3_yuv.om")
 #: the TensorFlow YOLOv3 (three heads) and the detection-output model its README builds
 YOLOV3_WITH_OP = yuv_picture(
     "../model/yolov3_tf_aipp.om", 416, 416,
@@ -111,6 +124,10 @@ YOLOV3_WITH_OP = yuv_picture(
 YOLOV3_WITH_OP.models["../model/yolov3_output_op.om"] = (
     [(f"head{n}", [1, n, n, 255], "float32") for n in (13, 26, 52)]
     + [("img_info", [1, 4], "float32")], YOLO_BOXES)
+
+#: deeplabv3 (quantised, AIPP from DVPP's 513x513 picture): 21 class maps
+DEEPLAB_QUANT = yuv_picture("../model/deeplab_quant.om", 513, 513,
+                            [("mask", [1, 21, 513, 513], "float32")], args=())
 
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
@@ -239,6 +256,26 @@ SPECS = {
     f"{L2}/2_object_detection/YOLOV3_coco_detection_picture/src/object_detect.py": YOLOV3,
     f"{L2}/2_object_detection/YOLOV3_coco_detection_picture_with_postprocess_op/src/"
     "object_detect.py": YOLOV3_WITH_OP,
+    f"{L2}/3_segmentation/deeplabv3_pascal_pic/src/deeplabv3.py": picture(
+        "../model/deeplabv3_plus.om", [("ImageTensor", [1, 513, 513, 3], "uint8")],
+        [("SemanticPredictions", [1, 513, 513], "float32")]),
+    f"{L2}/3_segmentation/deeplabv3_postprocess_optimization/src/deeplab_dvpp_aipp_quant.py":
+        DEEPLAB_QUANT,
+    f"{L2}/3_segmentation/deeplabv3_postprocess_optimization/src/deeplab_multi.py":
+        DEEPLAB_QUANT,
+    f"{L2}/5_nlp/bert_text_classification/src/bert_text_classification.py": Spec(
+        models={"../model/bert_text_classification.om": (
+            [("input_1", [1, 300], "float32"), ("input_2", [1, 300], "float32")],
+            [("dense_1", [1, 5], "float32")])},
+        # a news text as long as its README's: it keeps maxlen (298) characters and the
+        # tokenizer adds [CLS] and [SEP], 300 ids for the model's 300 (a shorter text is
+        # padded to 298 only: 8 bytes short of the input, which the simulator reports)
+        files={"../data/sample.txt": "text:" + "昇腾AI处理器上的文本分类样例，运行在模拟器上。" * 20}),
+    f"{L2}/6_other/animeGAN_picture/src/AnimeGAN.py": yuv_picture(
+        "../model/AnimeGANv2_256.om", 256, 256, [("generator", [1, 256, 256, 3], "float32")],
+        input_name="test", args=("../data", "256")),
+    "python/contrib/YOLOV3_plane_detection/src/object_detect.py": yolov3(
+        "../model/yolov3.om", dirs=("../out", "./outputs")),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
