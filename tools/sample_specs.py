@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 @dataclass
 class Spec:
     models: dict = field(default_factory=dict)
-    files: dict = field(default_factory=dict)      # path -> "image[:WxH]" | "bin:dtype:count"
+    files: dict = field(default_factory=dict)   # path -> "image[:WxH]" | "video:WxH:frames"
+    #                                               | "bin:dtype:count" | "text:..."
     dirs: tuple = ()           # folders the README has the user make (outputs)
     singleop: tuple = ()       # ((op.json, output folder), ...) relative to the sample folder
     args: tuple = ()
@@ -276,6 +277,13 @@ SPECS = {
         input_name="test", args=("../data", "256")),
     "python/contrib/YOLOV3_plane_detection/src/object_detect.py": yolov3(
         "../model/yolov3.om", dirs=("../out", "./outputs")),
+    f"{L2}/1_classification/vdec_resnet50_classification/src/acl_sample.py": Spec(
+        models={"../model/resnet50_aipp.om": (
+            [("data", [1, 3, 224, 224], "float32")], [("prob", [1, 1000], "float32")],
+            ("--insert_op_conf=../caffe_model/aipp.cfg",))},
+        files={"../data/vdec_h265_1frame_rabbit_1280x720.h265": "video:1280x720:1"}),
+    f"{L2}/0_data_process/venc_image/src/acl_venc.py": Spec(
+        files={"../data/dvpp_venc_128x128_nv12.yuv": f"bin:uint8:{128 * 128 * 3 // 2}"}),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime

@@ -19,11 +19,7 @@ def write_image(path: Path, width: int, height: int) -> None:
     """A deterministic picture (colour gradients and a square) in the format its name says."""
     from PIL import Image
 
-    y, x = np.mgrid[0:height, 0:width]
-    rgb = np.stack([x * 255 // max(width - 1, 1), y * 255 // max(height - 1, 1),
-                    (x + y) * 255 // max(width + height - 2, 1)], -1).astype(np.uint8)
-    rgb[height // 4: height // 2, width // 4: width // 2] = (200, 40, 40)
-    image = Image.fromarray(rgb)
+    image = Image.fromarray(picture_rgb(width, height))
     if path.suffix.lower() in (".png", ".bmp"):
         image.save(path)
     else:
@@ -42,6 +38,42 @@ def _pooled(shape) -> tuple[tuple, int] | None:
         return None
     kernel = (max(shape[2] // 4, 1), max(shape[3] // 4, 1))
     return kernel, shape[1] * (shape[2] // kernel[0]) * (shape[3] // kernel[1])
+
+
+def picture_rgb(width: int, height: int, shift: int = 0) -> np.ndarray:
+    """The stand-in picture's pixels (moved ``shift`` pixels right, for video frames)."""
+    y, x = np.mgrid[0:height, 0:width]
+    rgb = np.stack([x * 255 // max(width - 1, 1), y * 255 // max(height - 1, 1),
+                    (x + y) * 255 // max(width + height - 2, 1)], -1).astype(np.uint8)
+    left = width // 4 + shift
+    rgb[height // 4: height // 2, left: left + width // 4] = (200, 40, 40)
+    return rgb
+
+
+def write_video(path: Path, width: int, height: int, frames: int) -> None:
+    """A raw H.264 / H.265 elementary stream (Annex B, as the samples' .h264/.h265 files are)
+    of the stand-in picture moving, or an .mp4 / .avi file OpenCV reads."""
+    if path.suffix.lower() in (".mp4", ".avi"):
+        import cv2
+        writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 25,
+                                 (width, height))
+        for i in range(frames):
+            writer.write(picture_rgb(width, height, 4 * i)[..., ::-1].copy())
+        writer.release()
+        return
+    import av
+
+    codec = av.CodecContext.create("libx265" if path.suffix.lower() == ".h265" else "libx264",
+                                   "w")
+    codec.width, codec.height, codec.pix_fmt = width, height, "yuv420p"
+    codec.options = {"x265-params": "log-level=none"} if codec.name == "libx265" else {}
+    with open(path, "wb") as out:
+        for i in range(frames):
+            frame = av.VideoFrame.from_ndarray(picture_rgb(width, height, 4 * i), "rgb24")
+            for packet in codec.encode(frame.reformat(format="yuv420p")):
+                out.write(bytes(packet))
+        for packet in codec.encode(None):
+            out.write(bytes(packet))
 
 
 def build_onnx(inputs, outputs) -> bytes:
