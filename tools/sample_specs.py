@@ -130,6 +130,12 @@ YOLOV3_WITH_OP.models["../model/yolov3_output_op.om"] = (
 DEEPLAB_QUANT = yuv_picture("../model/deeplab_quant.om", 513, 513,
                             [("mask", [1, 21, 513, 513], "float32")], args=())
 
+#: an audio feature file as postprocess.py reads it: 1589 lines it skips, then one line of
+#: comma-separated features per segment (it takes 20 of the first 1515 from 3 lines)
+AUDIO_FEATURES = "\n".join(["name,frameTime"] * 1589 + [
+    ",".join(f"{(column * 7 + line * 13) % 100 / 10:.1f}" for column in range(1515))
+    for line in range(3)]) + "\n"
+
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
         args=CYCLES + ("--write_back_host", "--memory_reuse")),
@@ -284,6 +290,12 @@ SPECS = {
         files={"../data/vdec_h265_1frame_rabbit_1280x720.h265": "video:1280x720:1"}),
     f"{L2}/0_data_process/venc_image/src/acl_venc.py": Spec(
         files={"../data/dvpp_venc_128x128_nv12.yuv": f"bin:uint8:{128 * 128 * 3 // 2}"}),
+    "best_practices/contrib/depression_detection/inference/postprocess.py": Spec(
+        models={f"models/tf_model_{k}.om": ([("input", [1, 1, 20, 1], "float32")],
+                                            [("output", [1, 2], "float32")])
+                for k in (1, 2, 3)},
+        files={f"features/audio_feature0{k}.txt": "text:" + AUDIO_FEATURES for k in (1, 2)},
+        args=("--feature_dir", "features", "--model_path", "models")),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
