@@ -136,6 +136,11 @@ AUDIO_FEATURES = "\n".join(["name,frameTime"] * 1589 + [
     ",".join(f"{(column * 7 + line * 13) % 100 / 10:.1f}" for column in range(1515))
     for line in range(3)]) + "\n"
 
+#: YOLOv4 (608 x 608, NCHW float): three heads of 3 x (5 + 80 classes), stride 32 first
+YOLOV4 = picture("../model/yolov4_bs1.om", [("input", [1, 3, 608, 608], "float32")],
+                 [(f"head{s}", [1, 255, 608 // s, 608 // s], "float32") for s in (32, 16, 8)],
+                 args=())
+
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
         args=CYCLES + ("--write_back_host", "--memory_reuse")),
@@ -296,6 +301,16 @@ SPECS = {
                 for k in (1, 2, 3)},
         files={f"features/audio_feature0{k}.txt": "text:" + AUDIO_FEATURES for k in (1, 2)},
         args=("--feature_dir", "features", "--model_path", "models")),
+    f"{L2}/2_object_detection/YOLOV4_coco_detection_picture/src/yolov4.py": YOLOV4,
+    f"{L2}/2_object_detection/YOLOV4_coco_detection_car_picture/src/yolov4.py": YOLOV4,
+    f"{L2}/2_object_detection/YOLOV4_coco_detection_car_video/src/yolov4.py": Spec(
+        models=YOLOV4.models, files={"../data/car.mp4": "video:1280x720:3"},
+        args=("../data/car.mp4",)),
+    # its README: --input_shape="images:1,352,640,3" NHWC; three heads, 3 x (5 + 3 classes)
+    f"{L2}/2_object_detection/YOLOV3_mask_detection_picture/src/mask_detect.py": picture(
+        "../model/mask_detection.om", [("images", [1, 352, 640, 3], "float32")],
+        [(f"head{s}", [1, 352 // s, 640 // s, 24], "float32") for s in (32, 16, 8)],
+        args=()),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
