@@ -302,7 +302,9 @@ SPECS = {
         files={f"features/audio_feature0{k}.txt": "text:" + AUDIO_FEATURES for k in (1, 2)},
         args=("--feature_dir", "features", "--model_path", "models")),
     f"{L2}/2_object_detection/YOLOV4_coco_detection_picture/src/yolov4.py": YOLOV4,
-    f"{L2}/2_object_detection/YOLOV4_coco_detection_car_picture/src/yolov4.py": YOLOV4,
+    # its lane finder is set up for the README's 1280x720 road pictures (configure.json)
+    f"{L2}/2_object_detection/YOLOV4_coco_detection_car_picture/src/yolov4.py": Spec(
+        models=YOLOV4.models, files={"../data/road.jpg": "image:1280x720"}),
     f"{L2}/2_object_detection/YOLOV4_coco_detection_car_video/src/yolov4.py": Spec(
         models=YOLOV4.models, files={"../data/car.mp4": "video:1280x720:3"},
         args=("../data/car.mp4",)),
