@@ -313,6 +313,13 @@ SPECS = {
         "../model/mask_detection.om", [("images", [1, 352, 640, 3], "float32")],
         [(f"head{s}", [1, 352 // s, 640 // s, 24], "float32") for s in (32, 16, 8)],
         args=()),
+    # its README: --input_shape="image_tensor:1,300,300,3" (uint8 NHWC), --output_type=FP32;
+    # the TensorFlow detection API outputs: num_detections, classes, scores, boxes
+    "python/contrib/hand_detection_Gitee/src/hand_detection.py": picture(
+        "../model/Hand_detection.om", [("image_tensor", [1, 300, 300, 3], "uint8")],
+        [("num_detections", [1], "float32"), ("detection_classes", [1, 100], "float32"),
+         ("detection_scores", [1, 100], "float32"), ("detection_boxes", [1, 100, 4], "float32")],
+        image="../data/hand.jpg", args=()),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
