@@ -141,6 +141,15 @@ YOLOV4 = picture("../model/yolov4_bs1.om", [("input", [1, 3, 608, 608], "float32
                  [(f"head{s}", [1, 255, 608 // s, 608 // s], "float32") for s in (32, 16, 8)],
                  args=())
 
+#: fsod-code's custom VOC dataset: one picture, its id in the test split and its annotation
+#: (a "hole", one of the sample's two labels), as the evaluator (metric.py) reads them
+VOC = "datasets/VOC-custom"
+VOC_ANNOTATION = (
+    "<annotation><filename>road1.jpg</filename><size><width>1024</width><height>768</height>"
+    "<depth>3</depth></size><object><name>hole</name><pose>Unspecified</pose>"
+    "<truncated>0</truncated><difficult>0</difficult><bndbox><xmin>256</xmin>"
+    "<ymin>192</ymin><xmax>512</xmax><ymax>384</ymax></bndbox></object></annotation>\n")
+
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
         args=CYCLES + ("--write_back_host", "--memory_reuse")),
@@ -320,6 +329,13 @@ SPECS = {
         [("num_detections", [1], "float32"), ("detection_classes", [1, 100], "float32"),
          ("detection_scores", [1, 100], "float32"), ("detection_boxes", [1, 100, 4], "float32")],
         image="../data/hand.jpg", args=()),
+    "best_practices/contrib/fsod-code/tools/deploy/fsdet_deploy.py": Spec(
+        models={"fsdet_model.om": ([("input", [1, 3, 800, 800], "float32")],
+                                   [("scores", [100], "float32"), ("boxes", [100, 4], "float32"),
+                                    ("classes", [100], "int32")])},
+        files={f"{VOC}/ImageSets/Main/test.txt": "text:road1\n",
+               f"{VOC}/JPEGImages/road1.jpg": "image:1024x768",
+               f"{VOC}/Annotations/road1.xml": "text:" + VOC_ANNOTATION}),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
