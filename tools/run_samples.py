@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
-from sample_specs import CLASSIFIERS, SPECS, Spec  # noqa: E402
+from sample_specs import CANNOT, CLASSIFIERS, SPECS, Spec  # noqa: E402
 
 LIBRARY_DIRS = ("acllite", "acllitePY")
 SHARED = ("python/common", "inference/acllite", "common")
@@ -327,6 +327,8 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
         row["blocker"] = f"did not finish in {timeout} s"
     if "top5" in row:
         row["findings"].append(f"top-5 {row['top5']}")
+    if not row["completed"] and program.as_posix() in CANNOT:
+        row["blocker"] = f"cannot: {CANNOT[program.as_posix()]} — {row['blocker']}"
     return row
 
 

@@ -336,6 +336,17 @@ SPECS = {
         files={f"{VOC}/ImageSets/Main/test.txt": "text:road1\n",
                f"{VOC}/JPEGImages/road1.jpg": "image:1024x768",
                f"{VOC}/Annotations/road1.xml": "text:" + VOC_ANNOTATION}),
+    # its README: YOLOv3 (input_1 1x416x416x3, NHWC; one class: 3 x 6 per cell) and WHENet
+    # (1x224x224x3; yaw 120 bins, pitch and roll 66)
+    "python/contrib/head_pose_picture/src/main.py": Spec(
+        models={"../model/yolo_model.om": (
+                    [("input_1", [1, 416, 416, 3], "float32")],
+                    [(f"head{n}", [1, n, n, 18], "float32") for n in (13, 26, 52)]),
+                "../model/WHENet_b2_a1_modified.om": (
+                    [("input_1", [1, 224, 224, 3], "float32")],
+                    [("yaw", [1, 120], "float32"), ("pitch", [1, 66], "float32"),
+                     ("roll", [1, 66], "float32")])},
+        files={"../data/test.jpg": "image:640x480"}),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
@@ -358,4 +369,31 @@ CLASSIFIERS = {
         "googlenet_imagenet_dynamic_batch/src/classify.py",
         "googlenet_imagenet_multi_batch/src/classify.py",
         "inceptionv3_picture/src/classify.py")),
+}
+
+#: the programs that need no camera, robot, presenter server or network peer and still
+#: cannot complete here, and why (tests/samples/test_run_samples.py holds the runner to it)
+CANNOT = {
+    "best_practices/contrib/RT-GazeEstimation/Inference/Inference/valid_ETH_NPU.py":
+        "imports a module `reader` its folder does not have (valid/'s reader needs PyTorch)",
+    "best_practices/contrib/RT-GazeEstimation/valid/valid_ETH_NPU.py":
+        "needs PyTorch (reader.py imports torch)",
+    "python/contrib/hand_detection_Gitee/src/hand_detection.py":
+        "uses np.int, removed in NumPy 1.24 (after its model ran)",
+    "python/contrib/head_pose_picture/src/main.py":
+        "uses np.cast, removed in NumPy 2.0 (after its YOLOv3 ran)",
+    f"{L2}/3_segmentation/deeplabv3_postprocess_optimization/src/deeplab_dvpp_aipp_quant.py":
+        "multiplies a uint8 mask by 287, an OverflowError since NumPy 2.0 (after its model ran)",
+    "python/contrib/object_tracking_video/src/main.py":
+        "needs lap, a compiled linear-assignment module",
+    "python/contrib/object_tracking_video/src/test.py":
+        "imports `loader` from its utils.dataloader, which does not define it",
+    f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py":
+        "with its README's --memory_reuse it memsets buffers it freed, and retries forever",
+    f"{L2}/6_other/video_super_resolution/src/video_super_resolution.py":
+        "needs ffmpeg-python and the ffmpeg program",
+    "python/level3_multi_model/mask_rcnn_image_inpainting/src/mask_rcnn.py":
+        "needs mmcv (compiled, with PyTorch)",
+    "python/level3_multi_model/Robot_Play_Chess/src/test_200dk.py":
+        "needs a photo of the robot's chessboard with pieces (no stand-in made)",
 }
