@@ -203,6 +203,8 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path, work: Path) -> str 
             _, dtype, count = kind.split(":")
             import numpy as np
             np.random.default_rng(0).random(int(count)).astype(dtype).tofile(target)
+        elif kind.startswith("copy:"):
+            shutil.copyfile(kind[5:], target)
         elif kind.startswith("text:"):
             target.write_text(kind[5:], encoding="utf-8")
     for rel in spec.dirs:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 class Spec:
     models: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)   # path -> "image[:WxH]" | "video:WxH:frames"
-    #                                               | "bin:dtype:count" | "text:..."
+    #                          | "bin:dtype:count" | "text:..." | "copy:/local/file"
     dirs: tuple = ()           # folders the README has the user make (outputs)
     singleop: tuple = ()       # ((op.json, output folder), ...) relative to the sample folder
     args: tuple = ()
@@ -149,6 +149,9 @@ VOC_ANNOTATION = (
     "<depth>3</depth></size><object><name>hole</name><pose>Unspecified</pose>"
     "<truncated>0</truncated><difficult>0</difficult><bndbox><xmin>256</xmin>"
     "<ymin>192</ymin><xmax>512</xmax><ymax>384</ymax></bndbox></object></annotation>\n")
+
+#: the samples draw their labels with DejaVu (installed with the system's fonts)
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 SPECS = {
     f"{MEMORY}/memcpy_host_device_python/src/memcpy_host_device.py": Spec(
@@ -347,6 +350,21 @@ SPECS = {
                     [("yaw", [1, 120], "float32"), ("pitch", [1, 66], "float32"),
                      ("roll", [1, 66], "float32")])},
         files={"../data/test.jpg": "image:640x480"}),
+    f"{L2}/1_classification/vgg16_cat_dog_picture/src/main.py": yuv_picture(
+        "../model/vgg16_cat_dog.om", 224, 256, [("output", [1, 2], "float32")],
+        input_name="input_1", args=()),
+    "python/contrib/portrait_picture/src/main.py": yuv_picture(
+        "../model/portrait.om", 224, 224, [("output", [1, 224, 224, 2], "float32")],
+        input_name="x_input", args=(), dirs=("../out/result", "../out/mask"),
+        files={"../data/test.jpg": "image:640x480", "../data/background.jpg": "image:640x480"}),
+    # it takes the picture as float16 NCHW and writes with a TrueType font from its folder
+    "python/contrib/human_protein_map_classification/src/main.py": picture(
+        "../model/deploy_vel.om", [("data", [1, 3, 224, 224], "float16")],
+        [("output", [1, 10], "float32")], args=(), dirs=("../out",),
+        files={"../data/test.jpg": "image:512x512", "font.ttf": f"copy:{FONT}"}),
+    f"{L2}/n_e2e/ssd_mobilenetv2_picture/src/main.py": picture(
+        "../model/ssd_500.om", [("input", [1, 3, 320, 320], "float32")],
+        [("boxes", [1, 2034, 4], "float32"), ("scores", [1, 2034, 81], "float32")], args=()),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
@@ -394,6 +412,9 @@ CANNOT = {
         "needs ffmpeg-python and the ffmpeg program",
     "python/level3_multi_model/mask_rcnn_image_inpainting/src/mask_rcnn.py":
         "needs mmcv (compiled, with PyTorch)",
+    f"{L2}/n_e2e/ssd_mobilenetv2_picture/src/main.py":
+        "writes labels with cv2.putText on a float32 picture, which OpenCV 5 refuses (after "
+        "its model ran)",
     "python/level3_multi_model/Robot_Play_Chess/src/test_200dk.py":
         "needs a photo of the robot's chessboard with pieces (no stand-in made)",
 }
