@@ -186,7 +186,7 @@ def acl_lab(*args, cwd: Path, timeout: int = 300, env=None, paths=(), prefix=(),
 
 def prepare(spec: Spec, program_dir: Path, sample_dir: Path, work: Path) -> str | None:
     """Make the spec's stand-ins next to the program; None, or why they could not be made."""
-    from standins import write_image, write_model, write_video
+    from standins import write_image, write_model, write_pieces, write_video
 
     for rel, kind in spec.files.items():
         target = (program_dir / rel).resolve()
@@ -195,6 +195,9 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path, work: Path) -> str 
             size = kind.partition(":")[2] or "640x480"
             width, height = (int(v) for v in size.split("x"))
             write_image(target, width, height)
+        elif kind.startswith("pieces:"):        # pieces:WxH, a board with round pieces
+            width, height = (int(v) for v in kind[7:].split("x"))
+            write_pieces(target, width, height)
         elif kind.startswith("video:"):         # video:WxH:frames
             _, size, frames = kind.split(":")
             width, height = (int(v) for v in size.split("x"))

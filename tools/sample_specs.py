@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 @dataclass
 class Spec:
     models: dict = field(default_factory=dict)
-    files: dict = field(default_factory=dict)   # path -> "image[:WxH]" | "video:WxH:frames"
+    files: dict = field(default_factory=dict)   # path -> "image[:WxH]" | "pieces:WxH" | "video:WxH:frames"
     #                          | "bin:dtype:count" | "text:..." | "copy:/local/file"
     dirs: tuple = ()           # folders the README has the user make (outputs)
     singleop: tuple = ()       # ((op.json, output folder), ...) relative to the sample folder
@@ -365,6 +365,11 @@ SPECS = {
     f"{L2}/n_e2e/ssd_mobilenetv2_picture/src/main.py": picture(
         "../model/ssd_500.om", [("input", [1, 3, 320, 320], "float32")],
         [("boxes", [1, 2034, 4], "float32"), ("scores", [1, 2034, 81], "float32")], args=()),
+    # its piece classifier takes a 56x56 crop (float, NHWC) and tells 14 kinds of piece
+    "python/level3_multi_model/Robot_Play_Chess/src/test_200dk.py": Spec(
+        models={"../model/chess_ckpt_0804_vgg_99_0.om": (
+            [("input", [1, 56, 56, 3], "float32")], [("output", [1, 14], "float32")])},
+        files={"../data/test.jpg": "pieces:640x480"}),
 }
 
 #: the image classifiers: run_samples checks the top-5 each prints against onnxruntime
@@ -410,11 +415,12 @@ CANNOT = {
         "with its README's --memory_reuse it memsets buffers it freed, and retries forever",
     f"{L2}/6_other/video_super_resolution/src/video_super_resolution.py":
         "needs ffmpeg-python and the ffmpeg program",
+    "python/level3_multi_model/Robot_Play_Chess/src/test_200dk.py":
+        "asserts the pieces of its own board photo (its README's test.jpg); on a stand-in "
+        "board its perception runs (12 inferences) and the assertion fails",
     "python/level3_multi_model/mask_rcnn_image_inpainting/src/mask_rcnn.py":
         "needs mmcv (compiled, with PyTorch)",
     f"{L2}/n_e2e/ssd_mobilenetv2_picture/src/main.py":
         "writes labels with cv2.putText on a float32 picture, which OpenCV 5 refuses (after "
         "its model ran)",
-    "python/level3_multi_model/Robot_Play_Chess/src/test_200dk.py":
-        "needs a photo of the robot's chessboard with pieces (no stand-in made)",
 }

@@ -40,6 +40,20 @@ def _pooled(shape) -> tuple[tuple, int] | None:
     return kernel, shape[1] * (shape[2] // kernel[0]) * (shape[3] // kernel[1])
 
 
+def write_pieces(path: Path, width: int, height: int) -> None:
+    """A board photo: round pieces (discs of radius 18, outlined) on a dark board, which
+    OpenCV's HoughCircles finds, as a chess-playing sample's camera picture has."""
+    import cv2
+
+    board = np.full((height, width, 3), 60, np.uint8)
+    for row in range(3):
+        for column in range(4):
+            centre = (width // 4 + column * width // 8, height // 3 + row * height // 6)
+            cv2.circle(board, centre, 18, (230, 230, 230), -1)
+            cv2.circle(board, centre, 18, (20, 20, 20), 2)
+    cv2.imwrite(str(path), board)
+
+
 def picture_rgb(width: int, height: int, shift: int = 0) -> np.ndarray:
     """The stand-in picture's pixels (moved ``shift`` pixels right, for video frames)."""
     y, x = np.mgrid[0:height, 0:width]
