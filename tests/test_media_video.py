@@ -149,7 +149,9 @@ def test_without_pyav_a_video_channel_says_how_to_get_it(acl, monkeypatch):
     thread.stop()
 
 
-def test_venc_encodes_frames_that_vdec_decodes_back(acl_on):
+@pytest.mark.parametrize("entype, codec", [(C.H264_MAIN_LEVEL, "h264"),
+                                           (C.H265_MAIN_LEVEL, "hevc")])
+def test_venc_encodes_frames_that_vdec_decodes_back(acl_on, entype, codec):
     acl = acl_on("310p")
     m = acl.media
     side = 128
@@ -161,7 +163,7 @@ def test_venc_encodes_frames_that_vdec_decodes_back(acl_on):
         chunks.append((user_data, read(acl, m.dvpp_get_stream_desc_data(output_stream_desc), n)))
 
     desc = m.venc_create_channel_desc()
-    for name, value in (("thread_id", thread.tid), ("entype", C.H264_MAIN_LEVEL),
+    for name, value in (("thread_id", thread.tid), ("entype", entype),
                         ("pic_format", NV12), ("pic_width", side), ("pic_height", side)):
         assert getattr(m, f"venc_set_channel_desc_{name}")(desc, value) == 0
     assert m.venc_set_channel_desc_callback(desc, on_encoded) == 0
@@ -177,7 +179,7 @@ def test_venc_encodes_frames_that_vdec_decodes_back(acl_on):
     assert m.venc_destroy_channel(desc) == 0
     thread.stop()
     assert [u for u, _ in chunks] == [0, 1, 2]
-    dec = av.CodecContext.create("h264", "r")
+    dec = av.CodecContext.create(codec, "r")
     frames = [f for _, data in chunks for f in dec.decode(av.Packet(data))] + \
         list(dec.decode(None))
     lumas = [f.reformat(format="nv12").to_ndarray()[:side].mean() for f in frames]

@@ -13,7 +13,12 @@ model's input/output names and shapes, built with onnx.helper and converted with
 atc` (single-operator models from the sample's own op.json with `acl-lab atc --singleop`),
 images and binary inputs — and runs it with `acl-lab run`. A program with no spec runs
 as it is (most then stop at their model). Programs that need a camera, a robot, a presenter
-server or a network peer are marked: the simulator has none of those.
+server or a network peer are never started (their folder's code or config names one): the
+simulator has none of those, and a sample's RTSP stream or presenter address is a machine
+on someone's network. Every program that is started runs in a fresh network namespace with
+only loopback (``unshare --net``, as root), so nothing it opens — cv2 opens streams in C,
+past Python's socket — can leave this machine; where no such namespace can be made, only
+the level-1 programs known to open nothing are started.
 
 After merging every branch, the lead runs the same command; specs for more samples go in
 tools/sample_specs.py.
@@ -34,17 +39,37 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
-from sample_specs import SPECS, Spec  # noqa: E402
+from sample_specs import CANNOT, CLASSIFIERS, SPECS, Spec  # noqa: E402
 
 LIBRARY_DIRS = ("acllite", "acllitePY")
 SHARED = ("python/common", "inference/acllite", "common")
 #: what a program needs that the simulator cannot give, found in its folder's code
 NEEDS = {
-    "camera": re.compile(r"CameraCapture|cameracapture|camera_capture|/dev/video"),
+    "camera": re.compile(r"CameraCapture|cameracapture|camera_capture|/dev/video|"
+                         r"VideoCapture\(\s*\d"),
     "presenter server": re.compile(r"presenter", re.I),
     "robot": re.compile(r"serial\.Serial|uart|robot_arm|RoboticArm", re.I),
-    "network peer": re.compile(r"rtsp://|socket\.socket|websocket", re.I),
+    "network peer": re.compile(
+        r"rtsp|socket\.|websocket|urlopen|urllib\.request|requests\.(get|post)|"
+        r"\b(?!127\.)(?!0\.0\.0\.0)\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b", re.I),
 }
+#: the files of a sample folder whose text can name a peer (code and configuration)
+CONFIG_SUFFIXES = {".py", ".conf", ".cfg", ".ini", ".json", ".yaml", ".yml", ".txt", ".sh"}
+#: started even where no loopback-only namespace can be made: they open no file or socket
+#: beyond their own data (read line by line)
+KNOWN_SAFE = ("python/level1_single_api/1_acl/2_memory_management/",
+              "python/level1_single_api/1_acl/4_blas/")
+#: `unshare --net` gives the program a network namespace of its own; inside, only loopback
+#: is brought up, so a connect anywhere else fails at once with ENETUNREACH
+LOOPBACK_ONLY = ("unshare", "--net", "--", "sh", "-c", 'ip link set lo up && exec "$@"', "sh")
+_PROBE = """
+import errno, socket
+s = socket.socket(); s.settimeout(5)
+try:
+    s.connect(("10.0.0.1", 9)); print("connected")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, e.errno))
+"""
 
 
 def discover(samples: Path) -> list[Path]:
@@ -75,10 +100,50 @@ def sample_root(samples: Path, program: Path) -> Path:
     return (samples / program).parent
 
 
-def needs(folder: Path) -> list[str]:
-    text = "\n".join(p.read_text(encoding="utf-8", errors="replace")
-                     for p in folder.rglob("*.py"))
+def needs(folder: Path, program: Path) -> list[str]:
+    """What the program talks to: its own code and the sample-folder modules it imports
+    (not the other programs beside it, nor the acllite library's unused modules), and every
+    configuration file of the folder (READMEs do not count)."""
+    texts = [p.read_text(encoding="utf-8", errors="replace")
+             for p in sorted(folder.rglob("*"))
+             if p.suffix.lower() in CONFIG_SUFFIXES - {".py"} and p.is_file()
+             and not p.name.lower().startswith("readme")
+             and not set(p.relative_to(folder).parts) & set(LIBRARY_DIRS)]
+    modules = {p.stem: p for p in sorted(folder.rglob("*.py"), reverse=True)
+               if not set(p.relative_to(folder).parts[:-1]) & set(LIBRARY_DIRS)}
+    todo, seen = [program], set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        texts.append(text)
+        for names in re.findall(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))",
+                                text, re.M):
+            for name in re.split(r"[,\s.]+", " ".join(names)):
+                if name in modules:
+                    todo.append(modules[name])
+    text = "\n".join(texts)
     return [name for name, pattern in NEEDS.items() if pattern.search(text)]
+
+
+_jail: list = []
+
+
+def loopback_only() -> tuple:
+    """The command prefix that runs a program with loopback as its only network, or () when
+    this machine cannot make one (checked once: a connect to 10.0.0.1 must fail at once
+    with ENETUNREACH)."""
+    if not _jail:
+        try:
+            probe = subprocess.run([*LOOPBACK_ONLY, sys.executable, "-c", _PROBE],
+                                   capture_output=True, text=True, timeout=20)
+            ok = probe.returncode == 0 and probe.stdout.strip() == "ENETUNREACH"
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        _jail.append(LOOPBACK_ONLY if ok else ())
+    return _jail[0]
 
 
 def _copy(samples: Path, rel: Path, work: Path) -> None:
@@ -94,12 +159,15 @@ ACLLITE = {"python": "python/common/acllite", "inference": "inference/acllite/ac
 PROFILE, SOC = "310", "Ascend310"      # most samples are written for Atlas 200 DK / 300
 
 
-def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
-            paths=()) -> subprocess.CompletedProcess:
-    """`acl-lab ARGS` in ``cwd``; past ``timeout`` it is asked to stop (SIGTERM: acl-lab
-    run still writes its report) and its returncode is None."""
+def acl_lab(*args, cwd: Path, timeout: int = 300, env=None, paths=(), prefix=(),
+            capture: Path | None = None) -> subprocess.CompletedProcess:
+    """`acl-lab ARGS` in ``cwd`` (behind ``prefix``, e.g. LOOPBACK_ONLY; keeping every model
+    execution's feed and results in ``capture``); past ``timeout`` it is asked to stop
+    (SIGTERM: acl-lab run still writes its report) and its returncode is None."""
     path = os.pathsep.join([str(ROOT), *map(str, paths)])
-    proc = subprocess.Popen([sys.executable, "-m", "acl_lab.cli", *args], cwd=cwd,
+    command = ([str(ROOT / "tools" / "sample_capture.py"), str(capture)] if capture
+               else ["-m", "acl_lab.cli"])
+    proc = subprocess.Popen([*prefix, sys.executable, *command, *args], cwd=cwd,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONPATH": path, "ACL_LAB_HOST_RAM": "1GiB",
                                  **(env or {})})
@@ -116,9 +184,9 @@ def acl_lab(*args, cwd: Path, timeout: int = 300, env=None,
         return subprocess.CompletedProcess(proc.args, None, out, err)
 
 
-def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
+def prepare(spec: Spec, program_dir: Path, sample_dir: Path, work: Path) -> str | None:
     """Make the spec's stand-ins next to the program; None, or why they could not be made."""
-    from standins import write_image, write_model
+    from standins import write_image, write_model, write_pieces, write_video
 
     for rel, kind in spec.files.items():
         target = (program_dir / rel).resolve()
@@ -127,17 +195,29 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
             size = kind.partition(":")[2] or "640x480"
             width, height = (int(v) for v in size.split("x"))
             write_image(target, width, height)
+        elif kind.startswith("pieces:"):        # pieces:WxH, a board with round pieces
+            width, height = (int(v) for v in kind[7:].split("x"))
+            write_pieces(target, width, height)
+        elif kind.startswith("video:"):         # video:WxH:frames
+            _, size, frames = kind.split(":")
+            width, height = (int(v) for v in size.split("x"))
+            write_video(target, width, height, int(frames))
         elif kind.startswith("bin:"):
             _, dtype, count = kind.split(":")
             import numpy as np
             np.random.default_rng(0).random(int(count)).astype(dtype).tofile(target)
+        elif kind.startswith("copy:"):
+            shutil.copyfile(kind[5:], target)
         elif kind.startswith("text:"):
             target.write_text(kind[5:], encoding="utf-8")
     for rel in spec.dirs:
         (program_dir / rel).resolve().mkdir(parents=True, exist_ok=True)
-    for rel, (inputs, outputs) in spec.models.items():
+    for rel, (inputs, outputs, *flags) in spec.models.items():
         target = (program_dir / rel).resolve()
-        error = write_model(target, inputs, outputs, acl_lab)
+        flags = [f"--insert_op_conf={(program_dir / f.partition('=')[2]).resolve()}"
+                 if f.startswith("--insert_op_conf=") else f for f in (flags[0] if flags else ())]
+        error = write_model(target, inputs, outputs, acl_lab, flags,
+                            keep_onnx=standin_onnx(work, rel))
         if error:
             return f"stand-in model {rel}: {error}"
     for rel in spec.singleop:
@@ -147,6 +227,59 @@ def prepare(spec: Spec, program_dir: Path, sample_dir: Path) -> str | None:
         if done.returncode:
             return f"acl-lab atc --singleop {rel[0]}: {done.stdout.strip().splitlines()[0]}"
     return None
+
+
+def standin_onnx(work: Path, rel: str) -> Path:
+    """Where a stand-in's ONNX is kept for the onnxruntime check: outside the sample."""
+    return work / "standins" / Path(rel).with_suffix(".onnx").name
+
+
+#: how the classification samples print their top-5: a heading, then one line per class
+TOP5_HEADING = "top5 inference results"
+TOP5_LINE = re.compile(r"^\s*(?:label:\s*(\d+)|\[(\d+)\]:)")
+
+
+def printed_top5(stdout: str) -> list[list[int]]:
+    """The class indices of every top-5 block the sample printed, in order."""
+    blocks, block = [], None
+    for line in stdout.splitlines():
+        if TOP5_HEADING in line:
+            block = []
+            blocks.append(block)
+            continue
+        found = TOP5_LINE.match(line)
+        if block is not None and found:
+            block.append(int(found.group(1) or found.group(2)))
+        elif block:
+            block = None
+    return blocks
+
+
+def top5_check(stdout: str, capture: Path, onnx_paths: list[Path]) -> str:
+    """Whether each top-5 the sample printed is onnxruntime's, run directly on the stand-in
+    ONNX with the very input the sample fed its model (one block per picture)."""
+    import pickle
+
+    import numpy as np
+    import onnxruntime
+
+    printed = printed_top5(stdout)
+    if not capture.exists() or not printed:
+        return "no top-5 printed" if capture.exists() else "no capture"
+    records = pickle.loads(capture.read_bytes())
+    session = onnxruntime.InferenceSession(str(onnx_paths[0]),
+                                           providers=["CPUExecutionProvider"])
+    expected = []
+    for feed, _results in records:
+        first = np.asarray(session.run(None, feed)[0])
+        rows = first.reshape(first.shape[0], -1) if first.ndim > 1 else first.reshape(1, -1)
+        expected += [list(map(int, row.argsort()[-1:-6:-1])) for row in rows]
+    # a batch may hold fewer pictures than the model's batch: the sample prints those
+    if len(printed) <= len(expected) and [block[:5] for block in printed] == [
+            top[:len(block)] for top, block in zip(expected, printed)]:
+        return f"matches onnxruntime ({len(printed)} picture(s))"
+    return f"DIFFERS: printed {printed[:2]}..., onnxruntime {expected[:2]}... " \
+           f"({len(printed)} printed, {len(expected)} run)"
 
 
 def first_blocker(report: dict | None, run: subprocess.CompletedProcess | None) -> str:
@@ -166,22 +299,41 @@ def run_one(samples: Path, program: Path, work_root: Path, timeout: int) -> dict
         _copy(samples, Path(rel), work)
     _copy(samples, root.relative_to(samples), work)
     program_dir = (work / program).parent
-    row = {"program": program.as_posix(), "needs": needs(root), "spec": program.as_posix() in
-           SPECS, "completed": False, "blocker": "", "findings": [], "report": None}
-    problem = prepare(spec, program_dir, work / root.relative_to(samples))
+    row = {"program": program.as_posix(), "needs": needs(root, samples / program), "spec": program.as_posix() in
+           SPECS, "completed": False, "blocker": "", "findings": [], "report": None,
+           "started": False}
+    if row["needs"]:
+        row["blocker"] = f"cannot run here: needs {', '.join(row['needs'])} (not started)"
+        return row
+    jail = loopback_only()
+    if not jail and not program.as_posix().startswith(KNOWN_SAFE):
+        row["blocker"] = ("not started: no loopback-only network namespace here "
+                          "(run as root where `unshare --net` works)")
+        return row
+    problem = prepare(spec, program_dir, work / root.relative_to(samples), work)
     if problem:
         row["blocker"] = problem
         return row
-    report_path = work / "report.json"
+    report_path, capture = work / "report.json", (
+        work / "capture.pkl" if program.as_posix() in CLASSIFIERS else None)
     run = acl_lab("run", "--profile", PROFILE, "--json", str(report_path), program.name,
                   *spec.args, cwd=program_dir, timeout=timeout, env=spec.env,
-                  paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])])
+                  paths=[work / ACLLITE.get(program.parts[0], ACLLITE["python"])],
+                  prefix=jail, capture=capture)
+    row["started"] = True
+    if capture:
+        row["top5"] = top5_check(run.stdout, capture, [standin_onnx(work, rel)
+                                                       for rel in spec.models])
     report = json.loads(report_path.read_text()) if report_path.exists() else None
     row.update(completed=bool(report and report["status"] == "completed"),
                blocker=first_blocker(report, run), report=report,
                findings=_findings(report))
     if run.returncode is None:
         row["blocker"] = f"did not finish in {timeout} s"
+    if "top5" in row:
+        row["findings"].append(f"top-5 {row['top5']}")
+    if not row["completed"] and program.as_posix() in CANNOT:
+        row["blocker"] = f"cannot: {CANNOT[program.as_posix()]} — {row['blocker']}"
     return row
 
 
@@ -213,8 +365,6 @@ def table(rows: list[dict]) -> str:
         name = r["program"]
         name = name if len(name) <= 70 else "…" + name[-69:]
         why = r["blocker"]
-        if r["needs"] and not r["completed"]:
-            why = f"[needs {', '.join(r['needs'])}] {why}"
         lines.append(f"{name:70} {'yes' if r['completed'] else 'no':4} "
                      f"{why or '; '.join(r['findings'])}")
         found = [f for f in r["findings"] if f != "no model or operator executed"]

@@ -257,7 +257,9 @@ def venc_create(rt, handle: int) -> None:
     av = _av(c)
     codec = av.CodecContext.create("libx265" if d.entype == C.H265_MAIN_LEVEL else "libx264",
                                    "w")
-    codec.width, codec.height, codec.pix_fmt = d.pic_width, d.pic_height, "nv12"
+    # libx264 takes NV12 as VENC does; libx265 only planar 4:2:0 (each frame is converted)
+    codec.width, codec.height = d.pic_width, d.pic_height
+    codec.pix_fmt = "yuv420p" if d.entype == C.H265_MAIN_LEVEL else "nv12"
     codec.time_base = Fraction(1, d.src_rate or 25)
     codec.gop_size = d.key_frame_interval or 16
     codec.options = {"tune": "zerolatency", "preset": "ultrafast"}
@@ -313,6 +315,8 @@ def _read_picture(rt, call: str, av, d: VencChannelDesc, ch: VencChannel, pic: P
     uv = f.uv[..., ::-1] if d.pic_format == C.PIXEL_FORMAT_YVU_SEMIPLANAR_420 else f.uv
     frame = av.VideoFrame.from_ndarray(
         np.concatenate([f.y, uv.reshape(seen.height // 2, seen.width)]), format="nv12")
+    if ch.codec.pix_fmt != "nv12":
+        frame = frame.reformat(format=ch.codec.pix_fmt)
     frame.pts = ch.frames
     ch.frames += 1
     if cfg.force_i_frame:
