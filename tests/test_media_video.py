@@ -228,3 +228,24 @@ def test_venc_is_refused_on_a_chip_without_it(acl):
     assert m.venc_create_channel(desc) == C.ACL_ERROR_FEATURE_UNSUPPORTED
     assert "no VENC" in acl.get_recent_err_msg()
     thread.stop()
+
+
+def test_a_video_library_failure_is_a_code_not_an_exception(acl_on, monkeypatch):
+    """FFmpeg refusing a codec (an encoder this build lacks) must not reach the program as a
+    Python exception: the call fails with a code and says what the library said."""
+    acl = acl_on("310p")
+    m = acl.media
+    thread = CallbackThread(acl)
+    desc = m.venc_create_channel_desc()
+    for name, value in (("thread_id", thread.tid), ("entype", C.H264_MAIN_LEVEL),
+                        ("pic_format", NV12), ("pic_width", 128), ("pic_height", 128)):
+        assert getattr(m, f"venc_set_channel_desc_{name}")(desc, value) == 0
+    assert m.venc_set_channel_desc_callback(desc, lambda *a: None) == 0
+
+    def unknown(name, mode=None):
+        raise av.codec.codec.UnknownCodecError(name)
+
+    monkeypatch.setattr(av.CodecContext, "create", unknown)
+    assert m.venc_create_channel(desc) == C.ACL_ERROR_INTERNAL_ERROR
+    assert "libx264" in acl.get_recent_err_msg()
+    thread.stop()

@@ -13,6 +13,7 @@ zero-latency tuning); a frame the codec holds back is delivered at end of stream
 """
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from fractions import Fraction
 
@@ -41,6 +42,19 @@ def _av(call: str):
             "install av), then restart the kernel. JPEG and VPC calls work without it.")
             .format(call=call)) from None
     return av
+
+
+@contextlib.contextmanager
+def _codec_errors(call: str, av):
+    """An error of FFmpeg (through PyAV) while making or feeding a codec becomes the call's
+    failure code with FFmpeg's own words, never a Python exception for the program."""
+    try:
+        yield
+    except (av.error.FFmpegError, ValueError, TypeError) as e:
+        raise SimError(C.ACL_ERROR_INTERNAL_ERROR, _(
+            "{call}: the simulator's video library (FFmpeg through PyAV) failed: {error}. "
+            "Nothing was sent; check the channel description (format, sides).").format(
+                call=call, error=f"{type(e).__name__}: {e}"[:300])) from None
 
 
 def _channel_rules(call: str, d, fmt_name: str, fmt: int) -> None:
@@ -121,9 +135,10 @@ def vdec_create(rt, handle: int) -> None:
     d = state.of(rt).descs.get(handle, VdecChannelDesc, c, "channelDesc")
     _channel_rules(c, d, _("output picture"), d.out_pic_format)
     av = _av(c)
-    codec = av.CodecContext.create("hevc" if d.entype == C.H265_MAIN_LEVEL else "h264", "r")
-    codec.thread_count = 1               # no frame threading: a picture per access unit
-    codec.flags |= getattr(av.codec.context.Flags, "low_delay", 0)
+    with _codec_errors(c, av):
+        codec = av.CodecContext.create("hevc" if d.entype == C.H265_MAIN_LEVEL else "h264", "r")
+        codec.thread_count = 1               # no frame threading: a picture per access unit
+        codec.flags |= getattr(av.codec.context.Flags, "low_delay", 0)
     d.channel = VdecChannel(codec, _open_stream(rt, c, d.thread_id))
 
 
@@ -255,14 +270,15 @@ def venc_create(rt, handle: int) -> None:
             "{hi}x{hi}. Set them with venc_set_channel_desc_pic_width / _height.").format(
                 call=c, w=d.pic_width, h=d.pic_height, lo=VENC_MIN, hi=VENC_MAX))
     av = _av(c)
-    codec = av.CodecContext.create("libx265" if d.entype == C.H265_MAIN_LEVEL else "libx264",
-                                   "w")
-    # libx264 takes NV12 as VENC does; libx265 only planar 4:2:0 (each frame is converted)
-    codec.width, codec.height = d.pic_width, d.pic_height
-    codec.pix_fmt = "yuv420p" if d.entype == C.H265_MAIN_LEVEL else "nv12"
-    codec.time_base = Fraction(1, d.src_rate or 25)
-    codec.gop_size = d.key_frame_interval or 16
-    codec.options = {"tune": "zerolatency", "preset": "ultrafast"}
+    with _codec_errors(c, av):
+        codec = av.CodecContext.create(
+            "libx265" if d.entype == C.H265_MAIN_LEVEL else "libx264", "w")
+        # libx264 takes NV12 as VENC does; libx265 only planar 4:2:0 (frames are converted)
+        codec.width, codec.height = d.pic_width, d.pic_height
+        codec.pix_fmt = "yuv420p" if d.entype == C.H265_MAIN_LEVEL else "nv12"
+        codec.time_base = Fraction(1, d.src_rate or 25)
+        codec.gop_size = d.key_frame_interval or 16
+        codec.options = {"tune": "zerolatency", "preset": "ultrafast"}
     size = max(d.buf_size, align_up(d.pic_width * d.pic_height * 3 // 2, 128))
     buffer = rt.malloc(size, C.ACL_MEM_MALLOC_HUGE_FIRST, "dvpp_malloc")
     try:
@@ -288,9 +304,10 @@ def venc_send(rt, handle: int, pic_desc: int, config: int, user_data) -> None:
     if pic_desc or not cfg.eos:
         pic = m.descs.get(pic_desc, PicDesc, c, "input")
         frames.append(_read_picture(rt, c, av, d, ch, pic, cfg))
-    packets = [p for f in frames for p in ch.codec.encode(f)]
-    if cfg.eos:
-        packets += list(ch.codec.encode(None))
+    with _codec_errors(c, av):
+        packets = [p for f in frames for p in ch.codec.encode(f)]
+        if cfg.eos:
+            packets += list(ch.codec.encode(None))
     for packet in packets:
         _venc_deliver(rt, c, m, d, ch, pic_desc, bytes(packet), user_data)
 
