@@ -44,9 +44,25 @@ def merged(pos: list[Path]) -> Catalog:
     return catalog
 
 
+class _WithoutGenerator:
+    """A catalog whose header leaves out "Generated-By: Babel <version>": the .mo must be
+    the same bytes whichever Babel compiled it (a fresh install may bring a newer one)."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog, self.charset = catalog, catalog.charset
+
+    def __iter__(self):
+        messages = iter(self.catalog)
+        header = next(messages)
+        header.string = "\n".join(line for line in header.string.split("\n")
+                                  if not line.startswith("Generated-By:"))
+        yield header
+        yield from messages
+
+
 def compiled(pos: list[Path]) -> bytes:
     out = io.BytesIO()
-    write_mo(out, merged(pos))
+    write_mo(out, _WithoutGenerator(merged(pos)))
     return out.getvalue()
 
 
