@@ -116,3 +116,44 @@ class View:
             self._hooked_shell = None
         super().close()
 
+
+
+class ModelView(View):
+    """A view whose picture is its model's, with a refresh button and a status line: the
+    body most views share. A subclass makes ``self.model`` (``refresh()``, ``state()``,
+    ``svg()``, ``summary()``), then calls ``_build(live)``."""
+
+    def _build(self, live: bool, force_on_click: bool = False) -> None:
+        import ipywidgets as widgets
+
+        self._shown = None
+        self.picture = widgets.HTML()
+        self.refresh_button = widgets.Button(description=_("refresh"))
+        self.status = widgets.HTML()
+        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
+                                                                self.status])])
+        self.refresh_button.on_click(
+            (lambda _b: self.refresh(force=True)) if force_on_click else
+            (lambda _b: self.refresh()))
+        self.refresh()
+        self._follow_cells(live)
+
+    def refresh(self) -> None:
+        """Look again and redraw (nothing is sent if the picture would not change)."""
+        self.model.refresh()
+        self._redraw()
+
+    def _redraw(self) -> None:
+        state = self.model.state()
+        if state != self._shown:
+            self._shown = state
+            self.picture.value = self.model.svg()
+
+    def show_error(self, text: str) -> None:
+        self.status.value = f"<i>{escape(text)}</i>"
+
+    def summary(self) -> str:
+        return self.model.summary()
+
+    def svg(self) -> str:
+        return self.model.svg()

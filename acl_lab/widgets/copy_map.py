@@ -11,7 +11,6 @@ modeled time; then the last copies one per line.
 """
 from __future__ import annotations
 
-from html import escape
 from typing import NamedTuple
 
 import ipywidgets as widgets
@@ -20,7 +19,7 @@ import acl_lab
 
 from .. import constants as C
 from ..i18n import N_, _, join_list
-from ._base import GONE, generation
+from ._base import GONE, ModelView, generation
 from ._places import PLACE_COLORS, Finder, place, place_short
 from ._svg import INK, MUTED, Svg, format_bytes, message, text_width
 from ._tasks import RefreshOnNewCalls, stream_label, stream_names, us
@@ -254,34 +253,12 @@ def draw_copy_map(model: CopyMapModel) -> str:
     return str(svg)
 
 
-class CopyMap(RefreshOnNewCalls, widgets.VBox):
+class CopyMap(RefreshOnNewCalls, ModelView, widgets.VBox):
     """The copies so far by direction, as they were when the cell ran (``since_us``: only
     those that start after this modeled time); looks again on its button and
     ``refresh()``, and after every cell when ``live=True``."""
 
     def __init__(self, since_us: float | None = None, live: bool = False):
         self.model = CopyMapModel(since_us)
-        self._seen = self._shown = None
-        self.picture = widgets.HTML()
-        self.refresh_button = widgets.Button(description=_("refresh"))
-        self.status = widgets.HTML()
-        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
-                                                                self.status])])
-        self.refresh_button.on_click(lambda _: self.refresh(force=True))
-        self.refresh()
-        self._follow_cells(live)
-
-    def _redraw(self) -> None:
-        state = self.model.state()
-        if state != self._shown:
-            self._shown = state
-            self.picture.value = self.model.svg()
-
-    def show_error(self, text: str) -> None:
-        self.status.value = f"<i>{escape(text)}</i>"
-
-    def summary(self) -> str:
-        return self.model.summary()
-
-    def svg(self) -> str:
-        return self.model.svg()
+        self._seen = None
+        self._build(live, force_on_click=True)

@@ -8,8 +8,6 @@ open it keeps the readings last taken, and says so.
 """
 from __future__ import annotations
 
-from html import escape
-
 import ipywidgets as widgets
 
 import acl_lab
@@ -17,7 +15,7 @@ import acl_lab
 from .. import constants as C
 from ..i18n import N_, _, join_list
 from ..trace import untraced
-from ._base import GONE, View, device_open
+from ._base import GONE, ModelView, device_open
 from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
 
 KINDS = ("HBM", "DDR")
@@ -78,6 +76,10 @@ class GaugeModel:
     def rows(self) -> list[tuple[str, int, int]]:
         """(attribute, used, total) per reading, in the gauge's order."""
         return [(name, total - free, total) for name, (free, total) in self.readings.items()]
+
+    def state(self) -> tuple:
+        """What the picture shows: redrawn only when this changes."""
+        return tuple(self.attrs), tuple(self.rows()), self.note
 
     def svg(self) -> str:
         return draw_gauge(self.rows(), self.note)
@@ -169,37 +171,10 @@ def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
     return str(svg)
 
 
-class MemoryGauge(View, widgets.VBox):
+class MemoryGauge(ModelView, widgets.VBox):
     """get_mem_info per attribute as bars, as it was when the cell ran; looks again on its
     button and ``refresh()``, and after every cell when ``live=True``."""
 
     def __init__(self, acl, attrs: list[str] | None = None, live: bool = False):
         self.model = GaugeModel(acl, attrs)
-        self._shown = None
-        self.picture = widgets.HTML()
-        self.refresh_button = widgets.Button(description=_("refresh"))
-        self.status = widgets.HTML()
-        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
-                                                                self.status])])
-        self.refresh_button.on_click(lambda _: self.refresh())
-        self.refresh()
-        self._follow_cells(live)
-
-    def refresh(self) -> None:
-        """Query get_mem_info again and redraw (nothing is sent if unchanged)."""
-        m = self.model
-        m.refresh()
-        state = (tuple(m.attrs), tuple(m.rows()), m.note)
-        if state == self._shown:
-            return
-        self._shown = state
-        self.picture.value = m.svg()
-
-    def show_error(self, text: str) -> None:
-        self.status.value = f"<i>{escape(text)}</i>"
-
-    def summary(self) -> str:
-        return self.model.summary()
-
-    def svg(self) -> str:
-        return self.model.svg()
+        self._build(live)

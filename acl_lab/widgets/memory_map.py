@@ -11,14 +11,13 @@ gigabytes), each with what it asked for and what it took.
 """
 from __future__ import annotations
 
-from html import escape
 
 import ipywidgets as widgets
 
 import acl_lab
 
 from ..i18n import N_, _, join_list
-from ._base import GONE, View, device_open, generation
+from ._base import GONE, ModelView, device_open, generation
 from ._places import PLACE_COLORS, place, place_label, place_short
 from ._svg import MUTED, Svg, format_bytes, message, text_width
 
@@ -234,36 +233,11 @@ def draw_memory_map(model: MemoryMapModel) -> str:
     return str(svg)
 
 
-class MemoryMap(View, widgets.VBox):
+class MemoryMap(ModelView, widgets.VBox):
     """Where every live block is (host pinned or pageable, each device pool), as it was
     when the cell ran; looks again on its button and ``refresh()``, and after every cell
     when ``live=True``."""
 
     def __init__(self, live: bool = False):
         self.model = MemoryMapModel()
-        self._shown = None
-        self.picture = widgets.HTML()
-        self.refresh_button = widgets.Button(description=_("refresh"))
-        self.status = widgets.HTML()
-        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
-                                                                self.status])])
-        self.refresh_button.on_click(lambda _: self.refresh())
-        self.refresh()
-        self._follow_cells(live)
-
-    def refresh(self) -> None:
-        """Look at the snapshot again and redraw (nothing is sent if unchanged)."""
-        self.model.refresh()
-        state = self.model.state()
-        if state != self._shown:
-            self._shown = state
-            self.picture.value = self.model.svg()
-
-    def show_error(self, text: str) -> None:
-        self.status.value = f"<i>{escape(text)}</i>"
-
-    def summary(self) -> str:
-        return self.model.summary()
-
-    def svg(self) -> str:
-        return self.model.svg()
+        self._build(live)

@@ -23,7 +23,7 @@ import numpy as np
 from .. import constants as C
 from ..i18n import N_, _
 from ..trace import untraced
-from ._base import GONE, View, generation
+from ._base import GONE, ModelView, generation
 from ._svg import MUTED, Svg, format_bytes, message, text_width
 
 YUV420SP = {C.PIXEL_FORMAT_YUV_SEMIPLANAR_420: "NV12", C.PIXEL_FORMAT_YVU_SEMIPLANAR_420: "NV21"}
@@ -234,33 +234,17 @@ def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
     return str(svg)
 
 
-class PictureView(View, widgets.VBox):
+class PictureView(ModelView, widgets.VBox):
     """The picture ``pic_desc`` describes, as its bytes lie in DVPP memory (padding
     included), as it was when the cell ran; looks again on its button and ``refresh()``,
     and after every cell when ``live=True``."""
 
     def __init__(self, acl, pic_desc: int, live: bool = False):
         self.model = PictureModel(acl, pic_desc)
-        self.picture = widgets.HTML()
-        self.refresh_button = widgets.Button(description=_("refresh"))
-        self.status = widgets.HTML()
-        super().__init__(children=[self.picture, widgets.HBox([self.refresh_button,
-                                                                self.status])])
-        self.refresh_button.on_click(lambda _b: self.refresh())
-        self.refresh()
-        self._follow_cells(live)
+        self._build(live)
 
     def refresh(self) -> None:
         """Read the description and its bytes again, and redraw."""
         self.model.refresh()
         self.picture.value = self.model.svg()
         self.status.value = f"<i>{escape(self.model.problem)}</i>" if self.model.problem else ""
-
-    def show_error(self, text: str) -> None:
-        self.status.value = f"<i>{escape(text)}</i>"
-
-    def summary(self) -> str:
-        return self.model.summary()
-
-    def svg(self) -> str:
-        return self.model.svg()
