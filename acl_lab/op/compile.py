@@ -11,9 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..dtypes import NUMPY
 from ..i18n import _
 from .kernels import KERNELS
-from .model import NUMPY, DescriptionError, OpModel, parse_description
+from .model import DescriptionError, OpModel, parse_description
 
 CHECK_ELEMENTS = 1 << 20     # larger operators are written unchecked
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import constants as C
+from ..dtypes import NUMPY
 from ..i18n import _
 
 MAGIC = b"ACLLABSO"
@@ -23,10 +24,6 @@ TYPES = {"float": C.ACL_FLOAT, "float32": C.ACL_FLOAT, "float16": C.ACL_FLOAT16,
          "int8": C.ACL_INT8, "int16": C.ACL_INT16, "int32": C.ACL_INT32, "int64": C.ACL_INT64,
          "uint8": C.ACL_UINT8, "uint16": C.ACL_UINT16, "uint32": C.ACL_UINT32,
          "uint64": C.ACL_UINT64, "double": C.ACL_DOUBLE, "bool": C.ACL_BOOL}
-NUMPY = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: np.int8,
-         C.ACL_INT16: np.int16, C.ACL_INT32: np.int32, C.ACL_INT64: np.int64,
-         C.ACL_UINT8: np.uint8, C.ACL_UINT16: np.uint16, C.ACL_UINT32: np.uint32,
-         C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
 FORMATS = {"ND": C.ACL_FORMAT_ND, "NCHW": C.ACL_FORMAT_NCHW, "NHWC": C.ACL_FORMAT_NHWC,
            "NC1HWC0": C.ACL_FORMAT_NC1HWC0, "FRACTAL_NZ": C.ACL_FORMAT_FRACTAL_NZ}
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float",

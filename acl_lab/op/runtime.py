@@ -21,11 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from .. import constants as C
+from ..dtypes import NUMPY, name as dtype_name
 from ..i18n import _
 from ..sim.simerror import SimError
 from ..sim.streams import Task
 from .kernels import KERNELS
-from .model import NUMPY, OpModel, TensorSpec, parse_model
+from .model import OpModel, TensorSpec, parse_model
 
 DESC_BASE, ATTR_BASE, HANDLE_BASE = 0x5800_0000, 0x5900_0000, 0x5A00_0000
 OM_DEPTH = 3      # ReadModelDefs lists .om files this many folders deep (OM_DIR_MAX_DEPTH)
@@ -33,10 +34,6 @@ OM_DEPTH = 3      # ReadModelDefs lists .om files this many folders deep (OM_DIR
 
 def _depth(path: Path, folder: Path) -> int:
     return len(path.relative_to(folder).parts) - 1
-
-
-def _dt(code: int) -> str:
-    return C.DATA_TYPE_NAMES.get(code, str(code))
 
 
 @dataclass(eq=False)
@@ -57,7 +54,7 @@ class Desc:
         return TensorSpec(self.dtype, self.fmt, self.dims, self.const)
 
     def describe(self) -> str:
-        return f"{_dt(self.dtype)} {C.FORMAT_NAMES.get(self.fmt, self.fmt)} {list(self.dims)}" + (
+        return f"{dtype_name(self.dtype)} {C.FORMAT_NAMES.get(self.fmt, self.fmt)} {list(self.dims)}" + (
             " const" if self.const is not None else "")
 
 
@@ -76,7 +73,7 @@ class Handle:
 
 
 def _spec_text(t: TensorSpec) -> str:
-    return f"{_dt(t.dtype)} {C.FORMAT_NAMES.get(t.fmt, t.fmt)} {list(t.dims)}" + (
+    return f"{dtype_name(t.dtype)} {C.FORMAT_NAMES.get(t.fmt, t.fmt)} {list(t.dims)}" + (
         " const" if t.const is not None else "")
 
 

@@ -14,20 +14,18 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .. import constants as C
+from ..dtypes import NUMPY, name as dtype_name
 from ..i18n import _
 from .simerror import SimError
 from .streams import Task
 from .transfer import submit
 
 TENSOR_BASE, SCALAR_BASE, EXECUTOR_BASE = 0x5000_0000, 0x6000_0000, 0x7000_0000
-NUMPY_DTYPES = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_DOUBLE: np.float64,
-                C.ACL_INT8: np.int8, C.ACL_UINT8: np.uint8, C.ACL_INT16: np.int16,
-                C.ACL_INT32: np.int32, C.ACL_INT64: np.int64, C.ACL_BOOL: np.bool_}
+#: the types the chapters' aclnn operators take
+NUMPY_DTYPES = {d: NUMPY[d] for d in (C.ACL_FLOAT, C.ACL_FLOAT16, C.ACL_DOUBLE, C.ACL_INT8,
+                                      C.ACL_UINT8, C.ACL_INT16, C.ACL_INT32, C.ACL_INT64,
+                                      C.ACL_BOOL)}
 ARITHMETIC = tuple(d for d in NUMPY_DTYPES if d != C.ACL_BOOL)
-
-
-def _dt(code: int) -> str:
-    return C.DATA_TYPE_NAMES.get(code, str(code))
 
 
 @dataclass(eq=False)
@@ -47,7 +45,7 @@ class Tensor:
 
     def describe(self) -> str:
         return _("tensor {handle} {shape} {dtype} at {ptr}").format(
-            handle=f"0x{self.handle:x}", shape=list(self.shape), dtype=_dt(self.dtype),
+            handle=f"0x{self.handle:x}", shape=list(self.shape), dtype=dtype_name(self.dtype),
             ptr=f"0x{self.ptr:x}")
 
 
@@ -80,7 +78,7 @@ def _scalar_value(value, dtype: int):
                        _("{call}: {value} does not fit in {dtype}. Pass a value the type "
                          "holds, or choose a wider data type.").format(
                            call="aclCreateScalar", value=_number(value),
-                           dtype=_dt(dtype))) from None
+                           dtype=dtype_name(dtype))) from None
 
 
 def _number(value) -> str:
@@ -116,7 +114,7 @@ class Operators:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: data type {dtype} is not supported by the simulator's "
                              "operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...").format(
-                               call=call, dtype=_dt(dtype)))
+                               call=call, dtype=dtype_name(dtype)))
         # aclCreateTensor's documentation: view dims, strides, offset and storage dims "do not
         # support negative values"; a view walking backwards would leave its buffer.
         if len(strides) != len(shape) or min(shape + strides + storage, default=0) < 0 \
@@ -134,7 +132,7 @@ class Operators:
         if dtype not in NUMPY_DTYPES:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: data type {dtype} is not supported.").format(
-                               call="aclCreateScalar", dtype=_dt(dtype)))
+                               call="aclCreateScalar", dtype=dtype_name(dtype)))
         value = _scalar_value(value, dtype)
         h = self._handle(SCALAR_BASE)
         self.scalars[h] = (value, dtype)
@@ -201,7 +199,7 @@ class Operators:
             if t.dtype not in ARITHMETIC:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                                _("{call}: {name} has data type {dtype}, which {op} does not "
-                                 "support.").format(call=call, name=n, dtype=_dt(t.dtype),
+                                 "support.").format(call=call, name=n, dtype=dtype_name(t.dtype),
                                                     op=op))
             self._storage(t, n, call)
         out = ts[out_name]
@@ -223,7 +221,7 @@ class Operators:
         if not np.can_cast(result, out.np_dtype, "same_kind"):
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                            _("{call}: the result type {result} cannot be cast to the output's "
-                             "{dtype}.").format(call=call, result=result, dtype=_dt(out.dtype)))
+                             "{dtype}.").format(call=call, result=result, dtype=dtype_name(out.dtype)))
         self._work_fits(out, ins, call)
         ex = Executor(self._handle(EXECUTOR_BASE), op, tuple(ins) + tuple(xs.values()), out)
         self.executors[ex.handle] = ex
