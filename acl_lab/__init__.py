@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import constants, wasm
-from .errors import AclLabError, SimulatorLimit, explain
-from .i18n import _, get_language, set_language
-from .session import SESSION
-from .threads import run_in_thread
+from acl_lab import constants
+from acl_lab.support import pyodide as wasm
+from acl_lab.errors import AclLabError, SimulatorLimit, explain
+from acl_lab.i18n import _, get_language, set_language
+from acl_lab.session import SESSION
+from acl_lab.support.threads import run_in_thread
 
 if TYPE_CHECKING:
-    from .snapshot_schema import Snapshot
+    from acl_lab.spec.snapshot_schema import Snapshot
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
            "SimulatorLimit", "constants", "inject", "set_language", "get_language",
@@ -48,7 +49,7 @@ def reset(profile: str | None = None) -> None:
 
 def snapshot() -> Snapshot:
     """Allocations, pools, streams, events and contexts of the active backend, as plain data
-    (the same keys on every backend: acl_lab/snapshot_schema.py describes each one)."""
+    (the same keys on every backend: acl_lab/spec/snapshot_schema.py describes each one)."""
     return SESSION.current()[0].snapshot()
 
 
@@ -72,8 +73,8 @@ def name(handle: int, label: str) -> None:
 
 def progress():
     """What you have passed, per chapter: exercises and self-test questions, kept across
-    sessions under $ACL_LAB_HOME (see acl_lab.quiz)."""
-    from .quiz import progress as view
+    sessions under $ACL_LAB_HOME (see acl_lab.exercises.quiz)."""
+    from acl_lab.exercises.quiz import progress as view
     return view()
 
 

@@ -3,7 +3,7 @@
 One definition serves the simulator's allocators and the user-level MemoryPool, so the
 rule a learner reads (docs/rules.md#rule-10) is computed in exactly one place.
 """
-from .i18n import _
+from acl_lab.i18n import _
 
 #: Extra bytes aclrtMalloc adds after rounding (the runtime's default "padding_size").
 MALLOC_PADDING = 32

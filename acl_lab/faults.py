@@ -16,8 +16,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import ERROR_NAMES, explain
-from .i18n import _, pgettext
+from acl_lab.errors import ERROR_NAMES, explain
+from acl_lab.i18n import _, pgettext
 
 
 @dataclass(eq=False)
@@ -161,13 +161,13 @@ class Faults:
 
 
 def _failure(name: str):
-    from .sim.api import failure     # the facade's failure shapes are pyACL's
+    from acl_lab.sim.api import failure     # the facade's failure shapes are pyACL's
     return failure(name)
 
 
 def _unknown(name: str) -> str:
     import difflib
-    from .sim.api import FACADE
+    from acl_lab.sim.api import FACADE
     names = [f"{ns}.{fn}" if ns else fn for ns, cls in FACADE.items() for fn in dir(cls)
              if not fn.startswith("_") and getattr(getattr(cls, fn), "failed", None)]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)

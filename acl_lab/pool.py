@@ -37,13 +37,13 @@ from typing import Callable
 
 import numpy as np
 
-from . import constants as C
-from .align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
-from .errors import AclLabError, as_int
-from .freelist import FreeList
-from .interrupts import critical
-from .i18n import _, pgettext
-from .memory_rules import ALLOCATORS as RULES_OF
+from acl_lab import constants as C
+from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align_up, segment_size
+from acl_lab.errors import AclLabError, as_int
+from acl_lab.support.freelist import FreeList
+from acl_lab.support.interrupts import critical
+from acl_lab.i18n import _, pgettext
+from acl_lab.spec.memory_rules import ALLOCATORS as RULES_OF
 
 #: Start alignment of a segment, per rule.
 RULES = {"runtime": RUNTIME_ALIGN, "dvpp": DVPP_ALIGN}

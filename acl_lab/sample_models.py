@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .wasm import require
+from acl_lab.support.pyodide import require
 
 require("onnx", "Chapter 08 (offline models: acl_lab.sample_models, acl-lab atc)")
 

@@ -7,8 +7,8 @@ backend in use with its traced ``acl`` and its trace, and the injected faults.
 """
 from __future__ import annotations
 
-from . import interrupts
-from .faults import Faults
+from acl_lab.support import interrupts
+from acl_lab.faults import Faults
 
 
 class Session:
@@ -20,8 +20,8 @@ class Session:
 
     def load(self, backend: str | None = None, profile: str | None = None):
         """The traced ``acl`` of the chosen backend (acl_lab.load documents the choice)."""
-        from .backends import select
-        from .trace import Trace, Traced
+        from acl_lab.backends import select
+        from acl_lab.trace import Trace, Traced
 
         interrupts.install()       # Ctrl-C waits for the call it hits (interrupts.py)
         chosen = select(self, backend, profile)
@@ -40,7 +40,7 @@ class Session:
     def set_guard(self, enabled: bool) -> None:
         """Turn the guard of the loaded ascend backend on or off (it keeps its registry
         either way)."""
-        from .i18n import _
+        from acl_lab.i18n import _
         if self.ascend is None:
             raise RuntimeError(_('load the ascend backend first: '
                                  'acl_lab.load(backend="ascend")'))

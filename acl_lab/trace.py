@@ -14,9 +14,9 @@ from collections import deque
 from html import escape
 from typing import Callable, NamedTuple
 
-from . import threads
-from .i18n import N_, _, columns
-from .faults import Faults
+from acl_lab.support import threads
+from acl_lab.i18n import N_, _, columns
+from acl_lab.faults import Faults
 
 NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op")   # the simulator's; pyACL's are modules
 DEFAULT_LIMIT = 10_000

@@ -34,9 +34,9 @@ def run() -> list[Row]:
 
     acl = fresh_acl()
     small, big = PoolView(_pool(acl, 10)), PoolView(_pool(acl, SEGMENTS))
-    assert big.model.pool.stats().segments == SEGMENTS
-    draw_small = best_of(small.model.svg, REPEAT)
-    draw_big = best_of(big.model.svg, REPEAT)
+    assert big.scene.pool.stats().segments == SEGMENTS
+    draw_small = best_of(small.scene.svg, REPEAT)
+    draw_big = best_of(big.scene.svg, REPEAT)
 
     def click():
         big.length.value = 64
@@ -44,7 +44,7 @@ def run() -> list[Row]:
         big.free_button.click()           # and give it back, so every repeat is the same
 
     click_s = best_of(click, REPEAT) / 2
-    guards_s = best_of(big.model.pool.check_guards, REPEAT)
+    guards_s = best_of(big.scene.pool.check_guards, REPEAT)
     acl_lab.reset()
     return [
         Row(f"PoolView draw, {SEGMENTS} segments", ms(draw_big),

@@ -83,7 +83,7 @@ def resnet50():
 
 def _built(name: str, make) -> tuple:
     """(ONNX path, .om path) of ``name`` under build/bench, made once."""
-    from acl_lab import atc
+    from acl_lab.om import atc
 
     FOLDER.mkdir(parents=True, exist_ok=True)
     onnx_path, om_path = FOLDER / f"{name}.onnx", FOLDER / f"{name}.om"

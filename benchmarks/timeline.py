@@ -42,8 +42,8 @@ def _measure(tasks: int) -> tuple[float, float, float]:
     acl = fresh_acl()
     _issue(acl, tasks)
     view = StreamTimeline(last=tasks)
-    assert len(view.model.window()) == tasks
-    draw_s = best_of(view.model.svg, REPEAT)
+    assert len(view.scene.window()) == tasks
+    draw_s = best_of(view.scene.svg, REPEAT)
 
     def full_refresh():
         view._seen = view._shown = None       # as after a cell that issued work

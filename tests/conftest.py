@@ -1,3 +1,5 @@
+import gc
+
 import pytest
 
 import acl_lab
@@ -59,7 +61,9 @@ def shell():
     config.HistoryManager.enabled = False
     sh = InteractiveShell.instance(config=config)
     yield sh
-    InteractiveShell.clear_instance()
+    sh.reset(new_session=False)     # the cells' arrays (views of simulated memory) go now:
+    InteractiveShell.clear_instance()   # a later test's host-RAM budget must not count them
+    gc.collect()
 
 
 def pytest_addoption(parser):

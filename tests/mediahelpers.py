@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image
 
 from acl_lab import constants as C
-from acl_lab.media import pixels
+from acl_lab.sim.media import pixels
 from simhelpers import read, write
 
 NV12 = C.PIXEL_FORMAT_YUV_SEMIPLANAR_420

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from acl_lab import atc, sample_models
+from acl_lab import sample_models
+from acl_lab.om import atc
 from acl_lab import constants as C
 from simhelpers import device_buffer
 

@@ -5,10 +5,10 @@ reaches -> the rules that govern it -> the tests that call it most.
                                                  # in acl_lab/sim/__init__.py
     .venv/bin/python tools/call_map.py --check   # exit 1 if either is out of date
 
-Everything is read, not written by hand: C names from acl_lab/sim/prototypes.py, the facade
+Everything is read, not written by hand: C names from acl_lab/spec/prototypes.py, the facade
 methods and what they call from the source of acl_lab/sim/api.py (ast), the simulating
 objects by looking the calls up on a live simulated process, rules from docs/rules.md
-("Calls:" lines), tests from tests/**/*.py (ast). tests/test_call_map.py runs --check.
+("Calls:" lines), tests from tests/**/*.py (ast). tests/spec/test_call_map.py runs --check.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from acl_lab.sim import api  # noqa: E402
-from acl_lab.sim.prototypes import PROTOTYPES, public_functions  # noqa: E402
+from acl_lab.spec.prototypes import PROTOTYPES, public_functions  # noqa: E402
 
 CALL_MAP = ROOT / "docs" / "call-map.md"
 RULES = ROOT / "docs" / "rules.md"
@@ -42,8 +42,8 @@ _EXAMPLES_START = "Examples (written by tools/call_map.py; every call: docs/call
 class Rule(NamedTuple):
     number: int
     calls: tuple[str, ...]          # C functions the rule governs
-    enforced: tuple[str, ...]       # "acl_lab/memory_rules.py: free_refusal", ...
-    tests: tuple[str, ...]          # "tests/test_rules_memory.py", ...
+    enforced: tuple[str, ...]       # "acl_lab/spec/memory_rules.py: free_refusal", ...
+    tests: tuple[str, ...]          # "tests/spec/test_rules_memory.py", ...
 
 
 def read_rules(path: Path = RULES) -> list[Rule]:
@@ -88,7 +88,7 @@ def _namespace_of(fn) -> dict:
 def _simulating(value) -> bool:
     """A module of the simulator or of a room built on it (acl_lab/media)."""
     return isinstance(value, types.ModuleType) and value.__name__.startswith(
-        ("acl_lab.sim.", "acl_lab.media."))
+        ("acl_lab.sim.", "acl_lab.sim.media."))
 
 
 def _function_ast(fn) -> ast.FunctionDef:
@@ -257,7 +257,7 @@ def render() -> str:
         "the simulator code that does the work, the [rules](rules.md) that govern it, and the",
         "test file that names it most (— where none does by name; a test may still reach it",
         "through `getattr`). Built by `tools/call_map.py` from the prototype table",
-        "(`acl_lab/sim/prototypes.py`), the code and `docs/rules.md`; `tests/test_call_map.py`",
+        "(`acl_lab/spec/prototypes.py`), the code and `docs/rules.md`; `tests/spec/test_call_map.py`",
         "fails when it is out of date: run `.venv/bin/python tools/call_map.py`.",
         "",
         "Every call goes through the trace first (`acl_lab/trace.py`, `Traced`), then:",

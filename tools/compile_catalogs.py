@@ -6,7 +6,7 @@ language into that language's one ``acl_lab.mo``.
 Each room of the kit keeps its translations in its own ``.po`` (``acl_lab.po`` for the
 core, ``exercises.po``, ``media.po`` ...) so they can be edited apart; gettext reads the one
 compiled domain. The .mo files are committed (as Django does) so that an installed kit, a
-wheel and a JupyterLite site need no compiler; tests/test_i18n.py checks each .mo matches
+wheel and a JupyterLite site need no compiler; tests/kit/test_i18n.py checks each .mo matches
 its sources and that no message is translated in two of them.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ import numpy as np
 
 def main(argv: list[str]) -> int:
     target, args = argv[0], argv[1:]
-    from acl_lab.sim import executor
+    from acl_lab.om import executor
 
     records, run = [], executor.Session.run
 

@@ -9,8 +9,8 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
-from ..i18n import _
-from ..snapshot_schema import Snapshot
+from acl_lab.i18n import _
+from acl_lab.spec.snapshot_schema import Snapshot
 
 BACKENDS = ("sim", "ascend")
 
@@ -27,8 +27,8 @@ class Backend:
 
 
 def _sim_backend(session, profile: str | None) -> Backend:
-    from ..sim.api import Simulator
-    from ..sim.profiles import get_profile
+    from acl_lab.sim.api import Simulator
+    from acl_lab.sim.profiles import get_profile
 
     wanted = get_profile(profile) if profile else None
     sim = session.simulator
@@ -58,7 +58,7 @@ def select(session, backend: str | None = None, profile: str | None = None) -> B
     if name == "sim":
         return _sim_backend(session, profile)
     if name == "ascend":
-        from .ascend import ascend_backend
+        from acl_lab.backends.ascend import ascend_backend
         return ascend_backend(session)
     raise ValueError(_("unknown backend {name}; choose one of {names}").format(
         name=repr(name), names=", ".join(BACKENDS)))

@@ -43,7 +43,7 @@ Each chapter has a module (``ch02.py`` ...) that registers its checks with ``@ex
   so only where start() and check() run in the same code (the exercise cell).
 - Hints count the not-yets in a row per exercise, in the process; ``forget(id)`` starts an
   exercise over (unit tests call it, so no earlier test's start() or count leaks in).
-  tests/test_exercises_anytime.py runs every chapter's solutions in a real kernel.
+  tests/chapters/test_exercises_anytime.py runs every chapter's solutions in a real kernel.
 
 The notebook cell (tag ``exercise``)::
 
@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..i18n import _, join_sentences
+from acl_lab.i18n import _, join_sentences
 
 _CHECKS: dict[str, tuple[str, str, Callable]] = {}
 WELL_DONE = "well done."
@@ -263,7 +263,7 @@ def _origin(frame) -> str:
 
 def _accept_repeat(ret: int) -> int:
     """On hardware ``reset()`` leaves AscendCL initialized: a repeated init only says so."""
-    from ..constants import ACL_ERROR_REPEAT_INITIALIZE
+    from acl_lab.constants import ACL_ERROR_REPEAT_INITIALIZE
     return 0 if ret == ACL_ERROR_REPEAT_INITIALIZE else ret
 
 
@@ -436,14 +436,14 @@ def check(exercise_id: str, *args, **kwargs) -> Result:
     caller = sys._getframe(1)
     result = _LAST[exercise_id] = _run(exercise_id, caller, *args, **kwargs)
     if result.passed:
-        importlib.import_module("acl_lab.quiz").record_exercise(exercise_id)
+        importlib.import_module("acl_lab.exercises.quiz").record_exercise(exercise_id)
     return result
 
 
 def last(exercise_id: str) -> Result | None:
     """The result of the latest check of ``exercise_id`` in this process, None before any:
     an nbgrader grade cell asserts the result of the exercise cell's own check with it
-    (acl_lab.assignments) rather than checking a second time."""
+    (acl_lab.cli.assignments) rather than checking a second time."""
     return _LAST.get(exercise_id)
 
 
@@ -657,21 +657,21 @@ def available(chapter: str | None = None) -> list[str]:
     return sorted(e for e in _CHECKS if chapter is None or e.split(".")[0] == chapter)
 
 
-# Chapter self-tests and progress: the quiz room (acl_lab/quiz) does the work.
+# Chapter self-tests and progress: the quiz room (acl_lab/exercises/quiz) does the work.
 
 def questions(chapter) -> list[dict]:
     """The chapter's self-test questions as data: question, choices, answer, explanation,
-    explanations (see acl_lab.quiz.questions)."""
-    return importlib.import_module("acl_lab.quiz").questions(chapter)
+    explanations (see acl_lab.exercises.quiz.questions)."""
+    return importlib.import_module("acl_lab.exercises.quiz").questions(chapter)
 
 
 def self_test(chapter):
     """The chapter's self-test: questions with instant feedback, then its exercises by
     level, passed or not."""
-    return importlib.import_module("acl_lab.quiz").self_test(chapter)
+    return importlib.import_module("acl_lab.exercises.quiz").self_test(chapter)
 
 
 def passed(chapter=None) -> list[str]:
     """Ids of the exercises passed and the questions answered right, in this session or an
     earlier one (stored under $ACL_LAB_HOME)."""
-    return importlib.import_module("acl_lab.quiz").passed(chapter)
+    return importlib.import_module("acl_lab.exercises.quiz").passed(chapter)

@@ -7,7 +7,7 @@ from acl_lab import constants as C
 from acl_lab.errors import explain
 from acl_lab.i18n import _
 
-from . import NotYet, exercise, learner_name
+from acl_lab.exercises import NotYet, exercise, learner_name
 
 
 @exercise("00.1", "Count the devices",

@@ -6,7 +6,7 @@ from acl_lab import constants as C
 from acl_lab.errors import explain
 from acl_lab.i18n import _
 
-from . import NotYet, calls_since_start, exercise, learner_name, start_handles
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name, start_handles
 
 
 def _main_context(acl):

@@ -6,10 +6,10 @@ from acl_lab import constants as C
 
 from collections.abc import Callable
 
-from ..i18n import _
-from ..memory_rules import FREED_BY
-from ..trace import untraced
-from . import NotYet, calls_since_start, exercise, learner_name
+from acl_lab.i18n import _
+from acl_lab.spec.memory_rules import FREED_BY
+from acl_lab.trace import untraced
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name
 
 MiB = 1 << 20
 #: (size, policy) cases exercise 02.1 tries, the 1 MiB boundary included.

@@ -7,10 +7,10 @@ import numpy as np
 import acl_lab
 from acl_lab import constants as C
 
-from . import NotYet, calls_since_start, exercise, learner_name
-from ..i18n import _
-from ..trace import untraced
-from .ch02 import live_allocation
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name
+from acl_lab.i18n import _
+from acl_lab.trace import untraced
+from acl_lab.exercises.ch02 import live_allocation
 
 
 def device_bytes(acl, ptr: int, n: int) -> np.ndarray:

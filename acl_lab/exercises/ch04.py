@@ -8,7 +8,7 @@ from acl_lab import constants as C
 from acl_lab.align import malloc_footprint
 from acl_lab.i18n import _
 
-from . import NotYet, exercise, learner_name
+from acl_lab.exercises import NotYet, exercise, learner_name
 
 #: The sizes exercise 04.1 asks about (bytes passed to aclrtMalloc).
 FOOTPRINT_SIZES = (1, 32, 33, 100, 4096, 1048544)

@@ -16,7 +16,7 @@ from acl_lab.i18n import _
 from acl_lab.pool import MemoryPool
 from acl_lab.trace import untraced
 
-from . import NotYet, calls_since_start, exercise, learner_name
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name
 
 #: Exercise 05.1: segment lengths placed one after another in a fresh runtime-rule pool.
 LAYOUT_LENGTHS = (100, 40, 3000, 1)

@@ -14,7 +14,7 @@ from acl_lab.errors import explain
 from acl_lab.i18n import N_, _
 from acl_lab.trace import untraced
 
-from . import NotYet, calls_since_start, exercise, learner_name, released_by
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name, released_by
 
 #: Exercise 06.2: the calls made during a GLOBAL capture on ``stream``, in the order the
 #: notebook lists them, with the code each returns and the rule behind it.

@@ -16,7 +16,7 @@ from acl_lab.i18n import _
 from acl_lab.pool import RULES, MemoryPool
 from acl_lab.trace import untraced
 
-from . import NotYet, exercise, learner_name
+from acl_lab.exercises import NotYet, exercise, learner_name
 
 #: floats per buffer, and bytes, as in the chapter
 N = 256

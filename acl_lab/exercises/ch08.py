@@ -17,10 +17,10 @@ import numpy as np
 import acl_lab
 from acl_lab import constants as C
 
-from ..errors import explain
-from ..i18n import _
-from ..trace import untraced
-from . import NotYet, calls_since_start, exercise, learner_name, released_by
+from acl_lab.errors import explain
+from acl_lab.i18n import _
+from acl_lab.trace import untraced
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name, released_by
 
 #: Where chapter 08 converts its digits model (relative to the notebook), and the images
 #: exercise 08.3 classifies.
@@ -31,7 +31,8 @@ CALLBACK_DIGITS = (2, 6, 8)
 def digits_model(acl) -> str:
     """DIGITS_OM, converted with `acl-lab atc` for this device if it is missing."""
     if not Path(DIGITS_OM).is_file():
-        from acl_lab import atc, sample_models
+        from acl_lab import sample_models
+        from acl_lab.om import atc
         onnx_path = sample_models.write("digits", Path(DIGITS_OM).parent)
         out = io.StringIO()
         code = atc.main([f"--model={onnx_path}", "--framework=5",

@@ -9,10 +9,10 @@ import numpy as np
 import acl_lab
 from acl_lab import constants as C
 
-from ..i18n import _
-from ..trace import untraced
-from . import NotYet, calls_since_start, exercise, learner_name
-from .ch03 import device_bytes
+from acl_lab.i18n import _
+from acl_lab.trace import untraced
+from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name
+from acl_lab.exercises.ch03 import device_bytes
 
 NV12 = C.PIXEL_FORMAT_YUV_SEMIPLANAR_420
 #: the picture every exercise decodes: 200x150, a yellow bar on dark blue (strides 256x160)

@@ -5,7 +5,7 @@ gets the kit's simulator; the report (acl_lab.run.report) lists the calls that f
 use-after-free first, what the program leaked and its modeled timeline. The pytest plugin
 (acl_lab.pytest_plugin, acl_lab.run.plugin) does the same for each test of a suite.
 """
-from .program import acl_module, fresh_watch, run_program
-from .report import Report
+from acl_lab.run.program import acl_module, fresh_watch, run_program
+from acl_lab.run.report import Report
 
 __all__ = ["run_program", "acl_module", "fresh_watch", "Report"]

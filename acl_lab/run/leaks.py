@@ -2,8 +2,8 @@
 resource still alive in the simulated process, each with the call that releases it."""
 from __future__ import annotations
 
-from ..i18n import _
-from ..memory_rules import ALLOCATORS, c_name
+from acl_lab.i18n import _
+from acl_lab.spec.memory_rules import ALLOCATORS, c_name
 
 
 def _listed(handles, limit: int = 4) -> str:
@@ -17,7 +17,7 @@ def _line(handles, what: str, release: str) -> str:
 
 
 def live_resources(rt) -> list[str]:
-    """One line per kind of resource still alive in ``rt`` (a sim Runtime)."""
+    """One line per kind of resource still alive in ``rt`` (a simulated Process)."""
     out = []
     by_api: dict[str, list[int]] = {}
     for ptr, block in sorted(rt.memory.map.blocks.items()):

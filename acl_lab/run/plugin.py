@@ -15,10 +15,10 @@ import warnings
 
 import pytest
 
-from ..i18n import _
-from ..session import SESSION
-from .program import fresh_watch
-from .report import build
+from acl_lab.i18n import _
+from acl_lab.session import SESSION
+from acl_lab.run.program import fresh_watch
+from acl_lab.run.report import build
 
 
 class AclLabFindings(UserWarning):

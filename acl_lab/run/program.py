@@ -15,9 +15,9 @@ import sys
 import threading
 import traceback
 
-from ..session import SESSION
-from .report import Report, build
-from .watch import Probe, Watch
+from acl_lab.session import SESSION
+from acl_lab.run.report import Report, build
+from acl_lab.run.watch import Probe, Watch
 
 
 @contextlib.contextmanager

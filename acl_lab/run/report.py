@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from ..i18n import _
-from .watch import Failure
+from acl_lab.i18n import _
+from acl_lab.run.watch import Failure
 
 
 @dataclass
@@ -98,7 +98,7 @@ def timeline(rows) -> list[dict]:
 
 def build(program: str, status: str, error: str, session, watch) -> Report:
     """The report of the program that just ran in ``session``'s simulated process."""
-    from .leaks import live_resources
+    from acl_lab.run.leaks import live_resources
 
     backend, _acl, trace = session.current()
     rt = session.simulator.rt

@@ -12,8 +12,8 @@ import sys
 import types
 from typing import NamedTuple
 
-from ..errors import AclLabError
-from ..trace import Namespace, missing_call, pyacl_functions
+from acl_lab.errors import AclLabError
+from acl_lab.trace import Namespace, missing_call, pyacl_functions
 
 
 class Failure(NamedTuple):
@@ -25,7 +25,7 @@ class Failure(NamedTuple):
 
 
 def _returns_code(name: str) -> bool:
-    from ..sim.prototypes import PROTOTYPES
+    from acl_lab.spec.prototypes import PROTOTYPES
     proto = PROTOTYPES.get(name)
     return proto is not None and proto.returns.split(", ")[-1] == "ret"
 

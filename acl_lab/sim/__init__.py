@@ -3,17 +3,16 @@
 A pyACL call goes: the trace (``acl_lab/trace.py``, ``Traced``) -> the facade method in
 ``api.py`` (pyACL's names and return shapes; checks the arguments; the only place a
 ``SimError`` becomes a return code) -> the object that simulates it (below) -> the rules it
-enforces (``acl_lab/memory_rules.py``, ``acl_lab/align.py``; every rule with its source:
+enforces (``acl_lab/spec/memory_rules.py``, ``acl_lab/align.py``; every rule with its source:
 docs/rules.md). docs/call-map.md lists every call that way, with the test that exercises it.
 
     api.py          the pyACL-shaped facade: ``acl``, ``acl.rt``, ``acl.mdl``, ``acl.nn``, ...
-                    (``acl.media``'s calls live in their room, acl_lab/media)
-    args.py         how a call reads an int argument as its C type
-    prototypes.py   the C prototype and Python return values of each facade function
-    runtime.py      one simulated process: init, devices, contexts, streams, events, memory
-    memory.py       page pools and allocations (addresses: acl_lab/address_map.py)
-    storage.py      lazy byte storage (host RAM only for touched bytes; big blocks apart);
-                    extents.py in Pyodide
+                    (argument rules: acl_lab/spec/args.py; C prototypes:
+                    acl_lab/spec/prototypes.py)
+    process.py      one simulated process: init, devices, contexts, streams, events, memory
+    memory.py       page pools and allocations (addresses: acl_lab/spec/address_map.py)
+    storage.py      lazy byte storage (host RAM only for touched bytes; big blocks apart)
+    extents.py      byte storage as extents of one buffer per allocation (Pyodide)
     hostram.py      the host-RAM budget for simulated bytes
     transfer.py     memset / memcpy / memcpy2d: validation, direction, modeled time
     streams.py      task queues, deferred execution, modeled clocks
@@ -21,28 +20,30 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     callbacks.py    host callbacks on streams (subscribe, launch, process report)
     applog.py       aclAppLog: the program's own log lines (the plog, or stdout)
     capture.py      stream capture into a model RI (ACL Graph), replay, debug JSON
-    model.py        offline models (aclmdl*): load, describe, datasets, gears, execute
-    executor.py     what computes a model: onnxruntime (onnx's reference evaluator without it)
-    ops.py          aclnn operators: tensors, scalars, workspace + executor, launch
+    models.py       offline models (aclmdl*): load, describe, datasets, gears, execute
+                    (the .om format and its executor: acl_lab/om/)
+    aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran
+    media/          acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC
+    single_op/      acl.op: single operators compiled by acl-lab atc --singleop
 
 Examples (written by tools/call_map.py; every call: docs/call-map.md):
 
     acl.init → aclInit → SimAcl.init
-        → Runtime.init (rules 9)
+        → Process.init (rules 9)
     acl.rt.set_device → aclrtSetDevice → Rt.set_device
-        → Runtime.set_device (rules 14)
+        → Process.set_device (rules 14)
     acl.rt.malloc → aclrtMalloc → Rt.malloc
-        → Runtime.malloc (rules 2 3 4 10)
+        → Process.malloc (rules 2 3 4 10)
     acl.rt.free → aclrtFree → Rt.free
-        → Runtime.free (rules 2 23)
+        → Process.free (rules 2 23)
     acl.rt.memcpy_async → aclrtMemcpyAsync → Rt.memcpy_async
         → transfer.memcpy (rules 6 11 15 21 22)
     acl.rt.synchronize_stream → aclrtSynchronizeStream → Rt.synchronize_stream
-        → Runtime.synchronize_stream (rules 15 18)
+        → Process.synchronize_stream (rules 15 18)
     acl.mdl.ri_capture_begin → aclmdlRICaptureBegin → Mdl.ri_capture_begin
         → CaptureManager.begin (rules 17 22 24)
     acl.util.ptr_to_numpy → (pyACL only) → Util.ptr_to_numpy

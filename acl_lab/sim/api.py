@@ -17,18 +17,21 @@ import time
 
 import numpy as np
 
-from .. import constants as C, interrupts, wasm
-from ..media import calls as media_calls, video_calls
-from ..errors import AclLabError, SimulatorLimit, as_int
-from ..i18n import _
-from ..memory_rules import NPY_TYPES
-from . import prototypes, transfer, waits
-from .args import (i32 as _i32, int_arg as _int, ptr_arg as _ptr, size_arg as _size,
-                   u32 as _u32, u64 as _u64)
-from .model import io_name
-from .profiles import Profile, get_profile
-from .runtime import Runtime
-from .simerror import SimError
+from acl_lab import constants as C
+from acl_lab.support import interrupts
+from acl_lab.support import pyodide as wasm
+from acl_lab.sim.media import calls as media_calls
+from acl_lab.sim.media import video_calls
+from acl_lab.errors import AclLabError, SimulatorLimit, as_int
+from acl_lab.i18n import _
+from acl_lab.spec.memory_rules import NPY_TYPES
+from acl_lab.sim import transfer, waits
+from acl_lab.spec import prototypes
+from acl_lab.spec.args import i32 as _i32, int_arg as _int, ptr_arg as _ptr, size_arg as _size, u32 as _u32, u64 as _u64
+from acl_lab.sim.models import io_name
+from acl_lab.sim.profiles import Profile, get_profile
+from acl_lab.sim.process import Process
+from acl_lab.sim.simerror import SimError
 
 
 
@@ -908,7 +911,7 @@ class Nn(_Namespace):
     @_creator
     def create_tensor(self, rt, shape, data_type, strides, offset, fmt, storage_shape, dev_ptr):
         c = "aclCreateTensor"
-        return rt.ops.create_tensor(_ints(c, "viewDims", shape), _int(c, "dataType", data_type),
+        return rt.aclnn.create_tensor(_ints(c, "viewDims", shape), _int(c, "dataType", data_type),
                                     _ints(c, "stride", strides), _int(c, "offset", offset),
                                     _int(c, "format", fmt), _ints(c, "storageDims", storage_shape),
                                     _ptr(c, "tensorData", dev_ptr))
@@ -917,22 +920,22 @@ class Nn(_Namespace):
     def create_scalar(self, rt, value, data_type):
         if not isinstance(value, (int, float, np.number, bool)):
             raise TypeError(f"aclCreateScalar: value must be a number, not {type(value).__name__}")
-        return rt.ops.create_scalar(value, _int("aclCreateScalar", "dataType", data_type))
+        return rt.aclnn.create_scalar(value, _int("aclCreateScalar", "dataType", data_type))
 
     @_api()
     def destroy_tensor(self, rt, tensor):
-        rt.ops.destroy(rt.ops.tensors, _ptr("aclDestroyTensor", "tensor", tensor),
+        rt.aclnn.destroy(rt.aclnn.tensors, _ptr("aclDestroyTensor", "tensor", tensor),
                        "aclDestroyTensor")
 
     @_api()
     def destroy_scalar(self, rt, scalar):
-        rt.ops.destroy(rt.ops.scalars, _ptr("aclDestroyScalar", "scalar", scalar),
+        rt.aclnn.destroy(rt.aclnn.scalars, _ptr("aclDestroyScalar", "scalar", scalar),
                        "aclDestroyScalar")
 
     @_api(0, 0)
     def add_get_workspace_size(self, rt, self_, other, alpha, out):
         c = "aclnnAddGetWorkspaceSize"
-        return rt.ops.prepare("Add", c, {"self": _ptr(c, "self", self_),
+        return rt.aclnn.prepare("Add", c, {"self": _ptr(c, "self", self_),
                                          "other": _ptr(c, "other", other),
                                          "out": _ptr(c, "out", out)},
                               {"alpha": _ptr(c, "alpha", alpha)}, "out")
@@ -940,20 +943,20 @@ class Nn(_Namespace):
     @_api(0, 0)
     def mul_get_workspace_size(self, rt, self_, other, out):
         c = "aclnnMulGetWorkspaceSize"
-        return rt.ops.prepare("Mul", c, {"self": _ptr(c, "self", self_),
+        return rt.aclnn.prepare("Mul", c, {"self": _ptr(c, "self", self_),
                                          "other": _ptr(c, "other", other),
                                          "out": _ptr(c, "out", out)}, {}, "out")
 
     @_api(0, 0)
     def inplace_copy_get_workspace_size(self, rt, self_ref, src):
         c = "aclnnInplaceCopyGetWorkspaceSize"
-        return rt.ops.prepare("InplaceCopy", c, {"src": _ptr(c, "src", src),
+        return rt.aclnn.prepare("InplaceCopy", c, {"src": _ptr(c, "src", src),
                                                  "selfRef": _ptr(c, "selfRef", self_ref)},
                               {}, "selfRef")
 
     def _launch(self, rt, op, workspace, workspace_size, executor, stream):
         c = f"aclnn{op}"
-        rt.ops.launch(op, _ptr(c, "workspace", workspace),
+        rt.aclnn.launch(op, _ptr(c, "workspace", workspace),
                       _size(c, "workspaceSize", workspace_size),
                       _ptr(c, "executor", executor), rt.stream(_ptr(c, "stream", stream), c))
 
@@ -1100,7 +1103,7 @@ def _attr_setter(kind: str, c: str):
 
 
 class Op(_Namespace):
-    """acl.op: single operators compiled by acl-lab atc --singleop (acl_lab/op/)."""
+    """acl.op: single operators compiled by acl-lab atc --singleop (acl_lab/sim/single_op/)."""
 
     @_creator
     def create_attr(self, rt):
@@ -1166,7 +1169,7 @@ class Op(_Namespace):
 
 
 def _room(cls):
-    """Wrap the calls of a room of the kit (acl_lab/media/calls.py) as the facade wraps its
+    """Wrap the calls of a room of the kit (acl_lab/sim/media/calls.py) as the facade wraps its
     own: each method's ``acl_shape`` says how it fails (``_api`` or ``_value``)."""
     for name, fn in list(vars(cls).items()):
         kind, fail = getattr(fn, "acl_shape", (None, None))
@@ -1177,7 +1180,7 @@ def _room(cls):
 
 
 class Media(_Namespace, _room(media_calls.Dvpp), _room(video_calls.Video)):
-    """acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC (acl_lab/media)"""
+    """acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC (acl_lab/sim/media)"""
 
     @_api(0)
     def dvpp_malloc(self, rt, size):
@@ -1362,7 +1365,7 @@ class Simulator:
     out keeps working (a notebook re-run starts from a clean process)."""
 
     def __init__(self, profile: Profile | None = None):
-        self.rt = Runtime(profile or get_profile())
+        self.rt = Process(profile or get_profile())
         self.acl = SimAcl(self)
 
     @interrupts.critical
@@ -1371,7 +1374,7 @@ class Simulator:
         with old.lock:    # its bytes go now, not when the cycle collector finds the old process
             old.memory.release_storage()
             old.callbacks.end()     # the old process's callback threads end with it
-        self.rt = Runtime(profile or old.profile)
+        self.rt = Process(profile or old.profile)
 
 
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "op": Op, "media": Media, "util": Util}

@@ -21,10 +21,12 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 
-from .. import constants as C, interrupts, threads
-from ..i18n import _
-from .simerror import SimError
-from .streams import Stream, Task
+from acl_lab import constants as C
+from acl_lab.support import interrupts
+from acl_lab.support import threads
+from acl_lab.i18n import _
+from acl_lab.sim.simerror import SimError
+from acl_lab.sim.streams import Stream, Task
 
 #: longest a stream waits (real seconds) for its subscribed thread to take a blocking
 #: callback; real hardware would hang for ever, the kernel must not

@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from .. import constants as C, threads
-from ..i18n import _
-from ..snapshot_schema import ModelRow, TaskRow
-from .profiles import captures
-from .simerror import SimError
-from .streams import Stream, Task
+from acl_lab import constants as C
+from acl_lab.support import threads
+from acl_lab.i18n import _
+from acl_lab.spec.snapshot_schema import ModelRow, TaskRow
+from acl_lab.sim.profiles import captures
+from acl_lab.sim.simerror import SimError
+from acl_lab.sim.streams import Stream, Task
 
 MODEL_BASE, GROUP_BASE = 0x4000_0000, 0x4800_0000
 GLOBAL, THREAD_LOCAL, RELAXED = (C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
@@ -43,7 +44,7 @@ _WAITABLE = C.ACL_EVENT_SYNC | 0x04 | C.ACL_EVENT_EXTERNAL | C.ACL_EVENT_IPC
 
 
 @dataclass(eq=False)
-class Model:
+class ModelRI:
     handle: int
     device: int
     stream: int                    # the stream it was captured on (the origin stream)
@@ -59,7 +60,7 @@ class TaskGroup:
     """aclrtTaskGrp: operator tasks recorded between TaskGrpBegin and TaskGrpEnd, which a
     later TaskUpdateBegin..End replaces one by one (Context::StreamBeginTaskGrp and after)."""
     handle: int
-    model: Model
+    model: ModelRI
     tasks: list = field(default_factory=list)
     error: int = 0                 # the first failure while sampling (SetTaskGroupErrCode)
     updating: bool = False
@@ -70,7 +71,7 @@ class Capture:
     stream: Stream
     mode: int
     thread: int
-    model: Model
+    model: ModelRI
     status: int = ACTIVE
     why_invalid: str = ""
     streams: list = field(default_factory=list)   # Stream objects: origin, then joined ones
@@ -79,7 +80,7 @@ class Capture:
 class CaptureManager:
     def __init__(self, rt):
         self.rt = rt
-        self.models: dict[int, Model] = {}
+        self.models: dict[int, ModelRI] = {}
         self.task_count = 0       # tasks kept in every model (host RAM: hostram.OBJECT_BYTES)
         self.active: dict[int, Capture] = {}     # stream handle -> capture in progress
         self.groups: dict[int, TaskGroup] = {}   # closed task groups of live models
@@ -128,7 +129,7 @@ class CaptureManager:
                              "(aclmdlRICaptureEnd) before beginning another.").format(
                                call=call, stream=f"0x{stream.handle:x}"))
         self._count += 1
-        model = Model(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
+        model = ModelRI(MODEL_BASE + self._count * 0x40, stream.device, stream.handle,
                       streams=[stream.handle])
         cap = Capture(stream, mode, threads.get_ident(), model, streams=[stream])
         self.models[model.handle] = model
@@ -425,7 +426,7 @@ class CaptureManager:
                                    message=message))
 
     # ----- models --------------------------------------------------------------------------
-    def model(self, handle: int, call: str) -> Model:
+    def model(self, handle: int, call: str) -> ModelRI:
         if handle == 0:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: modelRI is NULL (0).").format(call=call))
@@ -442,7 +443,7 @@ class CaptureManager:
                                call=call, model=f"0x{handle:x}", stream=f"0x{m.stream:x}"))
         return m
 
-    def _replay_task(self, m: Model, call: str) -> Task:
+    def _replay_task(self, m: ModelRI, call: str) -> Task:
         """One task that runs all recorded ones (checked only for freed buffers)."""
         live = self.rt.memory.allocs
         for t in m.tasks:

@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 from sortedcontainers import SortedDict
 
-from .. import wasm
-from ..errors import SimulatorLimit
-from .hostram import STALE, HostRam, mib
-from ..i18n import _
-from .storage import LazyStorage, fill_garbage
+from acl_lab.support import pyodide as wasm
+from acl_lab.errors import SimulatorLimit
+from acl_lab.sim.hostram import STALE, HostRam, mib
+from acl_lab.i18n import _
+from acl_lab.sim.storage import LazyStorage, fill_garbage
 
 
 class ExtentStorage:

@@ -14,9 +14,10 @@ import os
 import re
 import weakref
 
-from .. import interrupts, wasm
-from ..errors import SimulatorLimit
-from ..i18n import _
+from acl_lab.support import interrupts
+from acl_lab.support import pyodide as wasm
+from acl_lab.errors import SimulatorLimit
+from acl_lab.i18n import _
 
 ENV = "ACL_LAB_HOST_RAM"
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1000, "kib": 1 << 10, "m": 1 << 20, "mb": 10**6,

@@ -14,18 +14,18 @@ import weakref
 
 import numpy as np
 
-from .. import constants as C, interrupts
-from ..i18n import _
-from ..address_map import AddressMap, Block
-from ..snapshot_schema import AllocationRow, PoolRow
-from ..memory_rules import (ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spans,
-                            dropped_beyond_bound, note_registration, root_array)
-from ..align import RUNTIME_ALIGN, align32_footprint, align_up
-from ..freelist import FreeList
-from .profiles import GiB, MiB, PoolSpec, Profile
-from .hostram import HostRam, mib
-from .simerror import SimError
-from .extents import storage_for
+from acl_lab import constants as C
+from acl_lab.support import interrupts
+from acl_lab.i18n import _
+from acl_lab.spec.address_map import AddressMap, Block
+from acl_lab.spec.snapshot_schema import AllocationRow, PoolRow
+from acl_lab.spec.memory_rules import ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spans, dropped_beyond_bound, note_registration, root_array
+from acl_lab.align import RUNTIME_ALIGN, align32_footprint, align_up
+from acl_lab.support.freelist import FreeList
+from acl_lab.sim.profiles import GiB, MiB, PoolSpec, Profile
+from acl_lab.sim.hostram import HostRam, mib
+from acl_lab.sim.simerror import SimError
+from acl_lab.sim.extents import storage_for
 
 DEVICE_BASE = 0x12C0_0000_0000   # device d's pools start at DEVICE_BASE + d * DEVICE_STRIDE
 DEVICE_STRIDE = 1 << 40

@@ -9,9 +9,9 @@ memory runs once the current device has enabled access to the other one.
 """
 from __future__ import annotations
 
-from .. import constants as C
-from ..i18n import _
-from .simerror import SimError
+from acl_lab import constants as C
+from acl_lab.i18n import _
+from acl_lab.sim.simerror import SimError
 
 
 class PeerAccess:

@@ -5,7 +5,7 @@ one Refusal (acl_lab.errors), which the real-hardware guard raises too; the faca
 TaskFailed: a queued task that the device ran and that failed there (a media engine finds
 a picture it cannot use). It leaves its stream's queue, and the call that was waiting for
 it (a synchronize) returns its code; nothing the task would have written was changed."""
-from ..errors import Refusal as SimError
+from acl_lab.errors import Refusal as SimError
 
 
 class TaskFailed(SimError):

@@ -28,10 +28,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import SimulatorLimit
-from ..i18n import _
-from ..sorted_keys import SortedKeys
-from .hostram import STALE, HostRam, mib
+from acl_lab.errors import SimulatorLimit
+from acl_lab.i18n import _
+from acl_lab.support.sorted_keys import SortedKeys
+from acl_lab.sim.hostram import STALE, HostRam, mib
 
 CHUNK = 64 * 1024
 BIG_BLOCK = 1 << 20          # allocations this big get their own mapping

@@ -11,8 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..snapshot_schema import EventRow, StreamRow, TimelineRow
-from .simerror import TaskFailed
+from acl_lab.spec.snapshot_schema import EventRow, StreamRow, TimelineRow
+from acl_lab.sim.simerror import TaskFailed
 
 TIMELINE_LIMIT = 20_000
 

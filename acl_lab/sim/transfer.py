@@ -10,16 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .. import constants as C
-from ..i18n import _
-from .memory import Allocation
-from .simerror import SimError
-from .streams import Task
+from acl_lab import constants as C
+from acl_lab.i18n import _
+from acl_lab.sim.memory import Allocation
+from acl_lab.sim.simerror import SimError
+from acl_lab.sim.streams import Task
 
-from ..memory_rules import (ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H,
-                            kind_name, kind_refusal)
-from ..transfer_rules import (check_aligned64, check_count, check_no_overlap,
-                              check_stream_can_write, check_writable)
+from acl_lab.spec.memory_rules import ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H, kind_name, kind_refusal
+from acl_lab.spec.transfer_rules import check_aligned64, check_count, check_no_overlap, check_stream_can_write, check_writable
 
 
 def _not_null(call: str, **pointers: int) -> None:

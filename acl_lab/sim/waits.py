@@ -7,10 +7,10 @@ the work due by then has run, then the call returns the timeout code.
 """
 from __future__ import annotations
 
-from .. import constants as C
-from ..i18n import _
-from .simerror import SimError
-from .streams import Task
+from acl_lab import constants as C
+from acl_lab.i18n import _
+from acl_lab.sim.simerror import SimError
+from acl_lab.sim.streams import Task
 
 # aclrtCreateEventWithFlag accepts any OR of these (RT_EVENT_FLAG_MAX, event.hpp)...
 _WITH_FLAG_MAX = 0x3F

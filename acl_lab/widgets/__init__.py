@@ -12,7 +12,7 @@ last picture and says "shown as last seen"; controls that can no longer act are 
 ``repr(view)``, the one-line text a notebook without a kernel shows, follows the same rule.
 So Run All leaves every picture as the text beside it describes, whatever later cells do.
 
-Each name is an ipywidgets widget driven by a plain-data model (``widget.model``) that
+Each name is an ipywidgets widget driven by a plain-data scene (``widget.scene``: what its picture shows) that
 tests can drive without a browser. Its picture is SVG built in Python: the live widget
 shows it, and the same SVG is saved beside the widget (``image/svg+xml``) for GitHub,
 nbviewer and other renderers without a kernel. Streams appear by the names given with

@@ -18,7 +18,7 @@ from html import escape
 
 import acl_lab
 
-from ..i18n import N_, _, columns
+from acl_lab.i18n import N_, _, columns
 
 TEXT_LIMIT = 110
 GONE = N_("shown as last seen")     # translated where shown: _(GONE)
@@ -118,9 +118,9 @@ class View:
 
 
 
-class ModelView(View):
-    """A view whose picture is its model's, with a refresh button and a status line: the
-    body most views share. A subclass makes ``self.model`` (``refresh()``, ``state()``,
+class SceneView(View):
+    """A view whose picture is its scene's, with a refresh button and a status line: the
+    body most views share. A subclass makes ``self.scene`` (``refresh()``, ``state()``,
     ``svg()``, ``summary()``), then calls ``_build(live)``."""
 
     def _build(self, live: bool, force_on_click: bool = False) -> None:
@@ -140,20 +140,20 @@ class ModelView(View):
 
     def refresh(self) -> None:
         """Look again and redraw (nothing is sent if the picture would not change)."""
-        self.model.refresh()
+        self.scene.refresh()
         self._redraw()
 
     def _redraw(self) -> None:
-        state = self.model.state()
+        state = self.scene.state()
         if state != self._shown:
             self._shown = state
-            self.picture.value = self.model.svg()
+            self.picture.value = self.scene.svg()
 
     def show_error(self, text: str) -> None:
         self.status.value = f"<i>{escape(text)}</i>"
 
     def summary(self) -> str:
-        return self.model.summary()
+        return self.scene.summary()
 
     def svg(self) -> str:
-        return self.model.svg()
+        return self.scene.svg()

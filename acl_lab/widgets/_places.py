@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from ..i18n import N_, _
+from acl_lab.i18n import N_, _
 
 #: place -> colour; a legend means the same in both pictures
 PLACE_COLORS = {"pinned": "#dd8452", "pageable": "#9a9a9a", "device": "#4c72b0",

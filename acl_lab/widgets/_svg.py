@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from ..i18n import N_, wide_count
+from acl_lab.i18n import N_, wide_count
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 #: for pictures with Chinese text: the Latin fonts first (digits and names look the same as

@@ -13,9 +13,9 @@ import math
 
 import acl_lab
 
-from ..i18n import N_, _
-from ._base import View
-from ._svg import GRID, MUTED, Svg, text_width
+from acl_lab.i18n import N_, _
+from acl_lab.widgets._base import View
+from acl_lab.widgets._svg import GRID, MUTED, Svg, text_width
 
 #: One colour per task kind (and per kind of host time), shared by both pictures.
 TASK_COLORS = {
@@ -224,13 +224,13 @@ def lanes_picture(title: str, lanes, t0: float, t1: float, links=(), labels=()) 
 class RefreshOnNewCalls(View):
     """``refresh()`` looks again only when a traced call was made since the last look (the
     picture is costly); ``refresh(force=True)`` (the button) always does. Views using it
-    have ``model.refresh()``, ``_redraw()`` and start with ``_seen = None``."""
+    have ``scene.refresh()``, ``_redraw()`` and start with ``_seen = None``."""
 
     def refresh(self, force: bool = False) -> None:
         seen = trace_position()
         if seen == self._seen and not force:
             return
         self._seen = seen
-        self.model.refresh()
+        self.scene.refresh()
         self._redraw()
 

@@ -12,16 +12,16 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..align import DVPP_ALIGN, MALLOC_PADDING, RUNTIME_ALIGN, align_up, segment_size
-from ..i18n import _
-from ._base import View
-from ._svg import COLORS, LABELS, MUTED, Svg, text_width
+from acl_lab.align import DVPP_ALIGN, MALLOC_PADDING, RUNTIME_ALIGN, align_up, segment_size
+from acl_lab.i18n import _
+from acl_lab.widgets._base import View
+from acl_lab.widgets._svg import COLORS, LABELS, MUTED, Svg, text_width
 
 KS = (32, RUNTIME_ALIGN, DVPP_ALIGN)
 MAX_LENGTH = 1024
 
 
-class AlignmentModel:
+class AlignmentScene:
     """The length and k being explored, and everything derived from them."""
 
     def __init__(self, length: int = 100, k: int = 32):
@@ -106,7 +106,7 @@ class AlignmentExplorer(View, widgets.VBox):
                                "k={k}.").format(max_length=MAX_LENGTH,
                                                 ks=", ".join(map(str, KS)),
                                                 length=repr(length), k=repr(k)))
-        self.model = AlignmentModel(length, k)
+        self.scene = AlignmentScene(length, k)
         self.length = widgets.IntSlider(value=length, min=1, max=MAX_LENGTH, description="len",
                                         continuous_update=False, layout={"width": "420px"})
         self.k = widgets.SelectionSlider(options=KS, value=k, description="k")
@@ -119,20 +119,20 @@ class AlignmentExplorer(View, widgets.VBox):
         self.refresh()
 
     def _on_change(self, _change) -> None:
-        self.model.length, self.model.k = self.length.value, self.k.value
+        self.scene.length, self.scene.k = self.length.value, self.k.value
         self.refresh()
 
     def refresh(self) -> None:
-        m = self.model
+        m = self.scene
         self.arithmetic.value = (f"<code>{escape(m.arithmetic())}</code><br>"
                                  f"<code>{escape(m.segment())}</code>")
         self.picture.value = m.svg()
 
     def summary(self) -> str:
-        m = self.model
+        m = self.scene
         return _("AlignmentExplorer: {align}; segment m = {segment}").format(
             align=f"ALIGN_UP({m.length}, {m.k}) = {m.aligned}",
             segment=f"ALIGN_UP({m.length},32)+32 = {segment_size(m.length)}")
 
     def svg(self) -> str:
-        return self.model.svg()
+        return self.scene.svg()

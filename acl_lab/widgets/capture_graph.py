@@ -19,10 +19,10 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ..i18n import N_, _, join_list
-from ._base import GONE, generation
-from ._svg import MUTED, Svg, format_bytes, message, num, text_width
-from ._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
+from acl_lab.i18n import N_, _, join_list
+from acl_lab.widgets._base import GONE, generation
+from acl_lab.widgets._svg import MUTED, Svg, format_bytes, message, num, text_width
+from acl_lab.widgets._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
                      lanes_width, no_timeline_note, short_ptr, span_text, stream_label,
                      stream_names, task_legend)
 
@@ -119,7 +119,7 @@ def data_flow(tasks: list[dict], allocations) -> list[tuple[int, int, bool]]:
     return out
 
 
-class CaptureGraphModel:
+class CaptureGraphScene:
     """The model RI ``handle`` as plain data, as of the last look: its snapshot entry and
     replays (kept once the model is gone, as last seen), the data flow between its tasks,
     the selected task (its seq) and a note on its state."""
@@ -264,22 +264,22 @@ class Edge(NamedTuple):
     title: str
 
 
-def _lane_streams(model: "CaptureGraphModel") -> list[int]:
+def _lane_streams(scene: "CaptureGraphScene") -> list[int]:
     """Streams of the model, one lane each: the origin first, then the others in the order
     their first task was recorded."""
-    origin = model.info["stream"] if model.info else None
+    origin = scene.info["stream"] if scene.info else None
     seen = [origin] if origin is not None else []
-    for t in model.tasks():
+    for t in scene.tasks():
         if t["stream"] not in seen:
             seen.append(t["stream"])
     return seen
 
 
-def chain_layout(model: "CaptureGraphModel", top: float, left: float):
+def chain_layout(scene: "CaptureGraphScene", top: float, left: float):
     """Where the shown tasks go: one lane per stream, one column per task in replay order.
     Returns ({seq: Box}, [Edge], [(stream, lane top)], height)."""
-    shown = model.shown()
-    streams = _lane_streams(model)
+    shown = scene.shown()
+    streams = _lane_streams(scene)
     lane = {s: i for i, s in enumerate(streams)}
     used = sorted({lane[t["stream"]] for t in shown})
     row = {ln: k for k, ln in enumerate(used)}                  # lanes with a shown task
@@ -315,7 +315,7 @@ def chain_layout(model: "CaptureGraphModel", top: float, left: float):
 
     row_of = {t["seq"]: row[lane[t["stream"]]] for t in shown}
     edges = []
-    for w, r, loop in model.flow:
+    for w, r, loop in scene.flow:
         if w in boxes and r in boxes:
             what = (_("#{reader} reads what #{writer} wrote at the next replay") if loop else
                     _("#{reader} reads what #{writer} wrote")).format(reader=r, writer=w)
@@ -354,19 +354,19 @@ EDGE_STYLE = {"flow": (FLOW, 1.4, None), "loop": (LOOP, 1.4, "5 3"),
               "order": ("#333333", 1.0, None), "event": (EVENT, 1.1, "4 3")}
 
 
-def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float, left: float) -> float:
+def _draw_chain(svg: Svg, scene: CaptureGraphScene, top: float, left: float) -> float:
     """The shown tasks as boxes, one lane per stream, with the order, event and data-flow
     arrows; returns the height used."""
-    boxes, edges, lanes, height = chain_layout(model, top, left)
+    boxes, edges, lanes, height = chain_layout(scene, top, left)
     for stream, y in lanes:
-        first = model.label(stream)
-        role = _("origin stream") if model.info and stream == model.info["stream"] else _("joined stream")
+        first = scene.label(stream)
+        role = _("origin stream") if scene.info and stream == scene.info["stream"] else _("joined stream")
         svg.text(left - 10, y + BOX_H / 2 - 2, first, size=10.5, anchor="end", weight="bold")
         svg.text(left - 10, y + BOX_H / 2 + 11, role, size=9, anchor="end", fill=MUTED)
-    for t in model.shown():
+    for t in scene.shown():
         b = boxes[t["seq"]]
-        picked = t["seq"] == model.selected
-        hover = "\n".join(f"{k}: {v}" for k, v in task_details(t, model.names))
+        picked = t["seq"] == scene.selected
+        hover = "\n".join(f"{k}: {v}" for k, v in task_details(t, scene.names))
         svg.rect(b.x, b.y, b.w, b.h, color(t["kind"]), opacity="0.18", rx=5,
                  stroke="#000000" if picked else color(t["kind"]),
                  stroke_width=2.2 if picked else 1.0, title=hover)
@@ -380,8 +380,8 @@ def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float, left: float) -> 
                  stroke=stroke, width=width, dash=dash, title=e.title)
         (x1, y1), (x2, y2) = e.points[-2:]
         svg.head(x2, y2, x2 - x1, y2 - y1, stroke)
-    total = len(model.tasks())
-    shown = model.shown()
+    total = len(scene.tasks())
+    shown = scene.shown()
     if len(shown) < total:
         svg.text(left + len(shown) * (BOX_W + GAP) - GAP, top + height + 4,
                  _("tasks {first}-{last} of {total}").format(
@@ -391,39 +391,39 @@ def _draw_chain(svg: Svg, model: CaptureGraphModel, top: float, left: float) -> 
     return height
 
 
-def _replay_lanes(model: CaptureGraphModel):
-    streams = sorted({s for s, _, _ in model.replays})
-    lanes = [(f"{model.label(s)}\n{count(sum(r[0] == s for r in model.replays), 'replay')}",
+def _replay_lanes(scene: CaptureGraphScene):
+    streams = sorted({s for s, _, _ in scene.replays})
+    lanes = [(f"{scene.label(s)}\n{count(sum(r[0] == s for r in scene.replays), 'replay')}",
               [(a, b, "model", span_text(_("replay #{k} on {stream}").format(
-                  k=k, stream=model.label(r)), a, b))
-               for k, (r, a, b) in enumerate(model.replays, 1) if r == s]) for s in streams]
-    if model.sync_replays:
+                  k=k, stream=scene.label(r)), a, b))
+               for k, (r, a, b) in enumerate(scene.replays, 1) if r == s]) for s in streams]
+    if scene.sync_replays:
         lanes.append((_("host") + "\naclmdlRIExecute",
                       [(a, b, "model", span_text("aclmdlRIExecute", a, b))
-                       for a, b in model.sync_replays]))
+                       for a, b in scene.sync_replays]))
     return lanes
 
 
-def draw_capture_graph(model: CaptureGraphModel) -> str:
+def draw_capture_graph(scene: CaptureGraphScene) -> str:
     """SVG: the chain of recorded tasks with their data flow, then the replays on modeled
     time."""
-    if not model.tasks():
-        return message(_("Capture graph"), model.heading())
-    title = model.heading()
-    lanes = _replay_lanes(model)
+    if not scene.tasks():
+        return message(_("Capture graph"), scene.heading())
+    title = scene.heading()
+    lanes = _replay_lanes(scene)
     left = lanes_width(lanes) + 20 if lanes else 0
-    chain_left = max([text_width(model.label(s), 10.5) for s in _lane_streams(model)]
+    chain_left = max([text_width(scene.label(s), 10.5) for s in _lane_streams(scene)]
                      + [text_width(_("origin stream"), 9), text_width(_("joined stream"), 9)]) + 22
-    chain_w = chain_left + min(len(model.tasks()), COLUMNS) * (BOX_W + GAP) - GAP + 12
+    chain_w = chain_left + min(len(scene.tasks()), COLUMNS) * (BOX_W + GAP) - GAP + 12
     width = max(chain_w, left + PLOT_W + 24, text_width(title, 12) + 16)
     svg = Svg(width, 0)
     svg.text(8, 18, title, size=12, weight="bold")
     key = [(FLOW, _("data: a task reads what an earlier one wrote")),
            (LOOP, _("dashed: read at the next replay")), ("#333333", _("replay order"))]
-    if any(t["kind"] == "wait" for t in model.shown()):
+    if any(t["kind"] == "wait" for t in scene.shown()):
         key.append((EVENT, _("event: a wait follows its record")))
     y = 24 + svg.legend(8, 26, key, width=width - 16)
-    y += _draw_chain(svg, model, y, chain_left)
+    y += _draw_chain(svg, scene, y, chain_left)
     if not lanes:
         svg.text(8, y + 16, _("not replayed yet: acl.mdl.ri_execute_async(model, stream) runs "
                               "every task above with one launch"), size=10.5, fill=MUTED)
@@ -431,8 +431,8 @@ def draw_capture_graph(model: CaptureGraphModel) -> str:
         return str(svg)
     spans = [s for _, lane in lanes for s in lane]
     t0, t1 = min(s[0] for s in spans), max(s[1] for s in spans)
-    lane = {s: i for i, s in enumerate(sorted({r[0] for r in model.replays}))}
-    labels = [(lane[s], a, b, f"#{k}") for k, (s, a, b) in enumerate(model.replays, 1)] \
+    lane = {s: i for i, s in enumerate(sorted({r[0] for r in scene.replays}))}
+    labels = [(lane[s], a, b, f"#{k}") for k, (s, a, b) in enumerate(scene.replays, 1)] \
         if len(spans) <= 40 else []
     svg.text(8, y + 14, _("replays on modeled time"), size=11, weight="bold")
     kinds = draw_lanes(svg, y + 22, left, lanes, t0, max(t1, t0 + 1e-3), labels=labels)
@@ -448,7 +448,7 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
     and after every cell when ``live=True``."""
 
     def __init__(self, model: int, live: bool = False):
-        self.model = CaptureGraphModel(model)
+        self.scene = CaptureGraphScene(model)
         self._seen = self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
@@ -466,11 +466,11 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
 
     def _on_pick(self, change) -> None:
         if not self._syncing and change["new"] is not None:
-            self.model.selected = change["new"]
+            self.scene.selected = change["new"]
             self._redraw()
 
     def _redraw(self) -> None:
-        m = self.model
+        m = self.scene
         state = m.state()
         if state == self._shown:
             return
@@ -492,7 +492,7 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
         self.details.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        m = self.model
+        m = self.scene
         if m.info is None:
             return _("CaptureGraph: {note}").format(note=m.note)
         names = [t.get("op", t["kind"]) for t in m.tasks()]
@@ -504,4 +504,4 @@ class CaptureGraph(RefreshOnNewCalls, widgets.VBox):
             note=_("{note}: {text}").format(note=m.note, text=text) if m.gone else text)
 
     def svg(self) -> str:
-        return self.model.svg()
+        return self.scene.svg()

@@ -17,12 +17,12 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from .. import constants as C
-from ..i18n import N_, _, join_list
-from ._base import GONE, ModelView, generation
-from ._places import PLACE_COLORS, Finder, place, place_short
-from ._svg import INK, MUTED, Svg, format_bytes, message, text_width
-from ._tasks import RefreshOnNewCalls, stream_label, stream_names, us
+from acl_lab import constants as C
+from acl_lab.i18n import N_, _, join_list
+from acl_lab.widgets._base import GONE, SceneView, generation
+from acl_lab.widgets._places import PLACE_COLORS, Finder, place, place_short
+from acl_lab.widgets._svg import INK, MUTED, Svg, format_bytes, message, text_width
+from acl_lab.widgets._tasks import RefreshOnNewCalls, stream_label, stream_names, us
 
 #: traced call -> (index of dst, src, kind in its arguments, how many bytes it moves)
 CALLS = {
@@ -89,7 +89,7 @@ def copies(calls, allocations, since: float | None = None) -> list[Copy]:
     return out
 
 
-class CopyMapModel:
+class CopyMapScene:
     """The copies as of the last look (those starting after ``since_us``, all if None),
     and the stream names."""
 
@@ -199,14 +199,14 @@ def _label(svg: Svg, x: float, y: float, lines: list[str], anchor: str, active: 
                  weight="bold" if k == 0 and active else None, fill=INK if active else MUTED)
 
 
-def draw_copy_map(model: CopyMapModel) -> str:
+def draw_copy_map(scene: CopyMapScene) -> str:
     """SVG: the host and the device, an arrow per direction with what its copies did, then
     the last copies one per line."""
-    title = _("Copies by direction: {heading}").format(heading=model.heading())
-    if not model.copies:
-        return message(_("Copies by direction"), model.note)
-    listed = [model.line(c) for c in model.copies[-LISTED:]]
-    labels = {d: model.direction_lines(d) for d in DIRECTIONS}
+    title = _("Copies by direction: {heading}").format(heading=scene.heading())
+    if not scene.copies:
+        return message(_("Copies by direction"), scene.note)
+    listed = [scene.line(c) for c in scene.copies[-LISTED:]]
+    labels = {d: scene.direction_lines(d) for d in DIRECTIONS}
     mid = max([MID] + [text_width(t, 10.5) + 40 for d in ("H2D", "D2H") for t in labels[d]])
     width = max(2 * BOX_W + mid + 16, text_width(title, 12) + 16,
                 max(text_width(t, 9.5) for t in listed) + 24,
@@ -220,7 +220,7 @@ def draw_copy_map(model: CopyMapModel) -> str:
     cx = (hx + BOX_W + dx) / 2
 
     def arrow(direction, x1, y1, x2, y2):
-        active = bool(model.per_direction(direction))
+        active = bool(scene.per_direction(direction))
         stroke = DIRECTION_COLORS[direction] if active else "#cccccc"
         svg.arrow(x1, y1, x2, y2, stroke=stroke, width=2.4 if active else 1.2,
                   title="\n".join(labels[direction]))
@@ -234,7 +234,7 @@ def draw_copy_map(model: CopyMapModel) -> str:
     # H2H and D2D: a loop under each box, from its left into its right
     ly = top + BOX_H
     for direction, x0 in (("H2H", hx), ("D2D", dx)):
-        active = bool(model.per_direction(direction))
+        active = bool(scene.per_direction(direction))
         stroke = DIRECTION_COLORS[direction] if active else "#cccccc"
         a, b = x0 + BOX_W * 0.3, x0 + BOX_W * 0.7
         svg.path(f"M{a:.1f},{ly:.1f} C{a:.1f},{ly + 30:.1f} {b:.1f},{ly + 30:.1f} "
@@ -244,21 +244,21 @@ def draw_copy_map(model: CopyMapModel) -> str:
         anchor, lx = ("start", x0) if direction == "H2H" else ("end", x0 + BOX_W)
         _label(svg, lx, ly + 44, labels[direction], anchor, active)
     y = ly + 44 + 13 * 3 + 10
-    svg.text(8, y, _("the last {n} of {total}").format(n=len(listed), total=len(model.copies))
-             if len(listed) < len(model.copies) else _("every copy"), size=11, weight="bold")
-    for k, (c, line) in enumerate(zip(model.copies[-LISTED:], listed)):
+    svg.text(8, y, _("the last {n} of {total}").format(n=len(listed), total=len(scene.copies))
+             if len(listed) < len(scene.copies) else _("every copy"), size=11, weight="bold")
+    for k, (c, line) in enumerate(zip(scene.copies[-LISTED:], listed)):
         svg.rect(8, y + 8 + k * 15, 4, 11, DIRECTION_COLORS[c.direction])
         svg.text(16, y + 17 + k * 15, line, size=9.5)
     svg.height = y + 8 + len(listed) * 15 + 8
     return str(svg)
 
 
-class CopyMap(RefreshOnNewCalls, ModelView, widgets.VBox):
+class CopyMap(RefreshOnNewCalls, SceneView, widgets.VBox):
     """The copies so far by direction, as they were when the cell ran (``since_us``: only
     those that start after this modeled time); looks again on its button and
     ``refresh()``, and after every cell when ``live=True``."""
 
     def __init__(self, since_us: float | None = None, live: bool = False):
-        self.model = CopyMapModel(since_us)
+        self.scene = CopyMapScene(since_us)
         self._seen = None
         self._build(live, force_on_click=True)

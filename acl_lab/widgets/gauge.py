@@ -12,11 +12,11 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from .. import constants as C
-from ..i18n import N_, _, join_list
-from ..trace import untraced
-from ._base import GONE, ModelView, device_open
-from ._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
+from acl_lab import constants as C
+from acl_lab.i18n import N_, _, join_list
+from acl_lab.trace import untraced
+from acl_lab.widgets._base import GONE, SceneView, device_open
+from acl_lab.widgets._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
 
 KINDS = ("HBM", "DDR")
 
@@ -34,7 +34,7 @@ def _present_kinds(snap: dict) -> tuple[str, ...]:
     return tuple(k for k in KINDS if any(p["kind"] == k for p in pools))
 
 
-class GaugeModel:
+class GaugeScene:
     """Readings of get_mem_info: attribute name -> (free, total), and a note when the
     gauge could not read (no device open, or the query's error message).
 
@@ -171,10 +171,10 @@ def draw_gauge(rows: list[tuple[str, int, int]], note: str = "") -> str:
     return str(svg)
 
 
-class MemoryGauge(ModelView, widgets.VBox):
+class MemoryGauge(SceneView, widgets.VBox):
     """get_mem_info per attribute as bars, as it was when the cell ran; looks again on its
     button and ``refresh()``, and after every cell when ``live=True``."""
 
     def __init__(self, acl, attrs: list[str] | None = None, live: bool = False):
-        self.model = GaugeModel(acl, attrs)
+        self.scene = GaugeScene(acl, attrs)
         self._build(live)

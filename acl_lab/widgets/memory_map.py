@@ -16,17 +16,17 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ..i18n import N_, _, join_list
-from ._base import GONE, ModelView, device_open, generation
-from ._places import PLACE_COLORS, place, place_label, place_short
-from ._svg import MUTED, Svg, format_bytes, message, text_width
+from acl_lab.i18n import N_, _, join_list
+from acl_lab.widgets._base import GONE, SceneView, device_open, generation
+from acl_lab.widgets._places import PLACE_COLORS, place, place_label, place_short
+from acl_lab.widgets._svg import MUTED, Svg, format_bytes, message, text_width
 
 MAIN_POOLS = ("huge", "normal")     # always shown; other pools (huge1g, P2P) when used
 MAX_LISTED = 8                      # blocks listed per pool; the rest are counted
 PAGES = {"huge": N_("huge pages"), "normal": N_("normal pages"), "huge1g": N_("1 GiB pages")}
 
 
-class MemoryMapModel:
+class MemoryMapScene:
     """The snapshot's pools and allocations as of the last look, grouped by side and pool,
     and the names learners gave pointers (``acl_lab.name``)."""
 
@@ -197,15 +197,15 @@ def _panel_frame(x, y, w, h) -> str:
     return frame.parts[0]
 
 
-def draw_memory_map(model: MemoryMapModel) -> str:
+def draw_memory_map(scene: MemoryMapScene) -> str:
     """SVG: the host panel on the left, one panel per device on the right, the blocks
     listed in the pool each came from."""
-    title = _("Where memory lives: {heading}").format(heading=model.heading())
-    if not model.pools:
-        return message(_("Where memory lives"), model.note)
-    texts = [(block_line(a, model.names), 9.5) for a in model.allocations] + [
-        (g[1], 11) for g in model.host_groups()] + [
-        (g[1], 11) for d in model.devices() for g in model.device_groups(d)]
+    title = _("Where memory lives: {heading}").format(heading=scene.heading())
+    if not scene.pools:
+        return message(_("Where memory lives"), scene.note)
+    texts = [(block_line(a, scene.names), 9.5) for a in scene.allocations] + [
+        (g[1], 11) for g in scene.host_groups()] + [
+        (g[1], 11) for d in scene.devices() for g in scene.device_groups(d)]
     pw = max([PANEL_W] + [text_width(t, size) + 150 for t, size in texts])   # room for the use
     width = max(2 * pw + GAP + 16, text_width(title, 12) + 16)
     svg = Svg(width, 0)
@@ -213,12 +213,12 @@ def draw_memory_map(model: MemoryMapModel) -> str:
     svg.parts.append(_MARK)
     top = 30
     note = _("ACL_DEVICE: no host memory of its own, malloc_host returns device memory") \
-        if model.run_mode == "ACL_DEVICE" else ""
-    host_h = _panel(svg, 8, top, pw, _("Host"), model.host_groups(), model.names, note)
+        if scene.run_mode == "ACL_DEVICE" else ""
+    host_h = _panel(svg, 8, top, pw, _("Host"), scene.host_groups(), scene.names, note)
     dx, dy = 8 + pw + GAP, top
-    for device in model.devices():
+    for device in scene.devices():
         dy += _panel(svg, dx, dy, pw, _("Device {device}").format(device=device),
-                     model.device_groups(device), model.names) + 10
+                     scene.device_groups(device), scene.names) + 10
     bottom = max(top + host_h, dy - 10)
     mid, ay = 8 + pw + GAP / 2, top + 40
     svg.line(mid, ay, mid, ay + 50, stroke=MUTED, width=1.2)
@@ -226,18 +226,18 @@ def draw_memory_map(model: MemoryMapModel) -> str:
     svg.head(mid, ay + 50, 0, 1, MUTED)
     svg.text(mid, ay + 64, "memcpy", size=9.5, anchor="middle", fill=MUTED)
     svg.parts.remove(_MARK)
-    keys = sorted({place(a) for a in model.allocations}, key=list(PLACE_COLORS).index)
+    keys = sorted({place(a) for a in scene.allocations}, key=list(PLACE_COLORS).index)
     legend = [(PLACE_COLORS[k], place_label(k)) for k in keys]
     svg.height = bottom + 10 + (svg.legend(8, bottom + 10, legend, width=width - 16)
                                 if legend else 0) + 4
     return str(svg)
 
 
-class MemoryMap(ModelView, widgets.VBox):
+class MemoryMap(SceneView, widgets.VBox):
     """Where every live block is (host pinned or pageable, each device pool), as it was
     when the cell ran; looks again on its button and ``refresh()``, and after every cell
     when ``live=True``."""
 
     def __init__(self, live: bool = False):
-        self.model = MemoryMapModel()
+        self.scene = MemoryMapScene()
         self._build(live)

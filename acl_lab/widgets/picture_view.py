@@ -20,11 +20,11 @@ from html import escape
 import ipywidgets as widgets
 import numpy as np
 
-from .. import constants as C
-from ..i18n import N_, _
-from ..trace import untraced
-from ._base import GONE, ModelView, generation
-from ._svg import MUTED, Svg, format_bytes, message, text_width
+from acl_lab import constants as C
+from acl_lab.i18n import N_, _
+from acl_lab.trace import untraced
+from acl_lab.widgets._base import GONE, SceneView, generation
+from acl_lab.widgets._svg import MUTED, Svg, format_bytes, message, text_width
 
 YUV420SP = {C.PIXEL_FORMAT_YUV_SEMIPLANAR_420: "NV12", C.PIXEL_FORMAT_YVU_SEMIPLANAR_420: "NV21"}
 PADDING_TINT = np.array([242, 140, 40], np.float32)     # orange: bytes no pixel uses
@@ -113,7 +113,7 @@ def png_data(image: np.ndarray) -> str:
     return base64.b64encode(png).decode("ascii")
 
 
-class PictureModel:
+class PictureScene:
     """What the description said and the bytes it points at, as of the last look."""
 
     def __init__(self, acl, pic_desc: int):
@@ -234,17 +234,17 @@ def draw_picture(d: dict, image: np.ndarray, gone: bool = False) -> str:
     return str(svg)
 
 
-class PictureView(ModelView, widgets.VBox):
+class PictureView(SceneView, widgets.VBox):
     """The picture ``pic_desc`` describes, as its bytes lie in DVPP memory (padding
     included), as it was when the cell ran; looks again on its button and ``refresh()``,
     and after every cell when ``live=True``."""
 
     def __init__(self, acl, pic_desc: int, live: bool = False):
-        self.model = PictureModel(acl, pic_desc)
+        self.scene = PictureScene(acl, pic_desc)
         self._build(live)
 
     def refresh(self) -> None:
         """Read the description and its bytes again, and redraw."""
-        self.model.refresh()
-        self.picture.value = self.model.svg()
-        self.status.value = f"<i>{escape(self.model.problem)}</i>" if self.model.problem else ""
+        self.scene.refresh()
+        self.picture.value = self.scene.svg()
+        self.status.value = f"<i>{escape(self.scene.problem)}</i>" if self.scene.problem else ""

@@ -11,12 +11,12 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ..align import MALLOC_PADDING, align_up
-from ..errors import AclLabError
-from ..i18n import _, pgettext
-from ..pool import RULES, Block, MemoryPool, PoolStats, Segment
-from ._base import GONE, View
-from ._svg import COLORS, LABELS, MUTED, Svg, message, text_width
+from acl_lab.align import MALLOC_PADDING, align_up
+from acl_lab.errors import AclLabError
+from acl_lab.i18n import _, pgettext
+from acl_lab.pool import RULES, Block, MemoryPool, PoolStats, Segment
+from acl_lab.widgets._base import GONE, View
+from acl_lab.widgets._svg import COLORS, LABELS, MUTED, Svg, message, text_width
 
 COLS, MAX_ROWS = 800, 8          # pixels across a row; rows at most
 LEFT, TOP, ROW_H = 70, 44, 22    # row offsets column; two title lines; bar height
@@ -24,7 +24,7 @@ LABEL_H, MAX_LABELS = 13, 60     # one line of segment names under a row; more: 
 LEGEND_KINDS = ("payload", "rounding", "extra", "gap", "free")
 
 
-class PoolViewModel:
+class PoolScene:
     """What the view shows and does, as plain data: the pool as of the last look (blocks,
     stats), the length and rule of the next allocation, the selected segment and the last
     action's message."""
@@ -131,10 +131,10 @@ def skipped_for(block: Block, after: Block | None) -> Segment | None:
     return None
 
 
-def _pieces(model: PoolViewModel) -> list[tuple[int, int, str, str]]:
+def _pieces(scene: PoolScene) -> list[tuple[int, int, str, str]]:
     """(offset, size, kind, hover text) of every stretch of the pool, in address order."""
-    base, out = model.pool.base, []
-    blocks = model.blocks
+    base, out = scene.pool.base, []
+    blocks = scene.blocks
     for i, b in enumerate(blocks):
         off = b.start - base
         skipped = skipped_for(b, blocks[i + 1] if i + 1 < len(blocks) else None)
@@ -188,16 +188,16 @@ def _label_lines(placed: list[tuple[float, float]]) -> list[int]:
     return lines
 
 
-def draw_pool(model: PoolViewModel) -> str:
+def draw_pool(scene: PoolScene) -> str:
     """SVG of the pool as rows of bytes, each segment named, the selected one framed."""
-    pool = model.pool
-    if model.stats is None:
-        return message(f"MemoryPool {pool.capacity} B", model.note())
+    pool = scene.pool
+    if scene.stats is None:
+        return message(f"MemoryPool {pool.capacity} B", scene.note())
     cap = pool.capacity
     per_px = -(-cap // (COLS * MAX_ROWS))
     row_bytes = COLS * per_px
     rows = -(-cap // row_bytes)
-    segments = model.segments()
+    segments = scene.segments()
 
     # names: inside the payload when they fit, else on lines under their row
     inside, under = [], {r: [] for r in range(rows)}
@@ -216,16 +216,16 @@ def draw_pool(model: PoolViewModel) -> str:
         row_y.append(y)
         y += ROW_H + 4 + LABEL_H * (max(lines[r]) + 1 if lines[r] else 0)
 
-    s = model.stats
+    s = scene.stats
     scale = _("1 px = {per_px} B, {row_bytes} B per row").format(per_px=per_px,
                                                                  row_bytes=row_bytes)
-    widened = any(size < per_px for _s, size, _k, _h in _pieces(model)) if per_px > 1 else False
+    widened = any(size < per_px for _s, size, _k, _h in _pieces(scene)) if per_px > 1 else False
     if widened:
         scale += _("; stretches under 1 px drawn 1 px wide")
     title = (_("MemoryPool {capacity} B at {base} · {rule} rule ({align}-byte starts) · "
                "{allocator}").format(capacity=cap, base=f"0x{pool.base:x}", rule=pool.rule,
                                      align=pool.align, allocator=pool.allocator)
-             + (f" · {model.note()}" if model.closed else ""))
+             + (f" · {scene.note()}" if scene.closed else ""))
     stats = _("{segments} segments, {used} B used ({padding} B padding), {free} B free, "
               "largest {largest} B, fragmentation {fragmentation:.0%} [{scale}]").format(
         segments=s.segments, used=s.used, padding=s.padding, free=s.free,
@@ -239,7 +239,7 @@ def draw_pool(model: PoolViewModel) -> str:
                  fill=MUTED)
         used = min(row_bytes, cap - r * row_bytes) / per_px
         svg.rect(LEFT, row_y[r], used, ROW_H, COLORS["free"])
-    for off, size, kind, hover in _pieces(model):
+    for off, size, kind, hover in _pieces(scene):
         if kind == "free":
             continue
         for row, x, w in _row_spans(off, size, per_px, row_bytes):
@@ -253,7 +253,7 @@ def draw_pool(model: PoolViewModel) -> str:
             svg.line(LEFT + x + 0.5, row_y[r] + ROW_H, LEFT + x + 0.5, ty - 8, stroke=MUTED,
                      width=0.8)
             svg.text(LEFT + x, ty, seg.name, size=10, title=seg.label)
-    chosen = next((seg for seg in segments if seg.start == model.selected), None)
+    chosen = next((seg for seg in segments if seg.start == scene.selected), None)
     if chosen is not None:
         for row, x, w in _row_spans(chosen.start - pool.base, chosen.size, per_px, row_bytes):
             svg.rect(LEFT + x + 1, row_y[row] + 1, max(w - 2, 1), ROW_H - 2, "none",
@@ -272,11 +272,11 @@ class PoolView(View, widgets.VBox):
             raise TypeError(_("PoolView shows an acl_lab.pool.MemoryPool, not {kind}: create "
                               "one with MemoryPool(acl, size) first.").format(
                                   kind=type(pool).__name__))
-        self.model = PoolViewModel(pool)
+        self.scene = PoolScene(pool)
         self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
-        self.length = widgets.IntText(value=self.model.length, description=_("length"),
+        self.length = widgets.IntText(value=self.scene.length, description=_("length"),
                                       layout={"width": "180px"})
         self.rule = widgets.Dropdown(
             options=[(f"{r} ({a})", r) for r, a in RULES.items()],
@@ -297,25 +297,25 @@ class PoolView(View, widgets.VBox):
         self.length.observe(self._on_length, "value")
         self.rule.observe(self._on_rule, "value")
         self.segment.observe(self._on_select, "value")
-        self.alloc_button.on_click(lambda _: self._act(self.model.allocate))
-        self.free_button.on_click(lambda _: self._act(self.model.free_selected))
-        self.check_button.on_click(lambda _: self._act(self.model.check_guards))
+        self.alloc_button.on_click(lambda _: self._act(self.scene.allocate))
+        self.free_button.on_click(lambda _: self._act(self.scene.free_selected))
+        self.check_button.on_click(lambda _: self._act(self.scene.check_guards))
         self.refresh_button.on_click(lambda _: self.refresh())
         self._redraw()
         self._follow_cells(live)
 
     def _on_length(self, change) -> None:
-        self.model.length = change["new"]
+        self.scene.length = change["new"]
 
     def _on_rule(self, change) -> None:
-        self.model.rule = change["new"]
+        self.scene.rule = change["new"]
 
     def _on_select(self, change) -> None:
         if self._syncing:
             return
-        self.model.selected = change["new"]
+        self.scene.selected = change["new"]
         if change["new"] is not None:
-            self.model.message = self.model.describe(change["new"])
+            self.scene.message = self.scene.describe(change["new"])
         self._redraw()
 
     def _act(self, action) -> None:
@@ -324,11 +324,11 @@ class PoolView(View, widgets.VBox):
 
     def refresh(self) -> None:
         """Look at the pool again and redraw (skipped when nothing changed)."""
-        self.model.look()
+        self.scene.look()
         self._redraw()
 
     def _redraw(self) -> None:
-        m = self.model
+        m = self.scene
         self.status.value = f"<code>{escape(m.message)}</code>" if m.message else ""
         state = m.state()
         if state == self._shown:
@@ -351,7 +351,7 @@ class PoolView(View, widgets.VBox):
         self.status.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        return self.model.summary()
+        return self.scene.summary()
 
     def svg(self) -> str:
-        return self.model.svg()
+        return self.scene.svg()

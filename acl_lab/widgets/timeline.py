@@ -17,10 +17,10 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from ..i18n import N_, _
-from ._base import GONE, generation
-from ._svg import message
-from ._tasks import (RefreshOnNewCalls, count, duration, kind_label, lane_name,
+from acl_lab.i18n import N_, _
+from acl_lab.widgets._base import GONE, generation
+from acl_lab.widgets._svg import message
+from acl_lab.widgets._tasks import (RefreshOnNewCalls, count, duration, kind_label, lane_name,
                      lanes_picture, no_timeline_note, span_text, stream_label, stream_names, us)
 
 DEFAULT_LAST = 1_000
@@ -75,7 +75,7 @@ def _busy(spans: list[HostSpan], t0: float, t1: float) -> float:
     return total
 
 
-class TimelineModel:
+class TimelineScene:
     """The tasks the timeline shows, as plain data: every task that starts after
     ``since_us`` (all if None), of which the last ``last`` are drawn, and the host's busy
     spans from then on. Work issued after reading ``snapshot()["now_us"]`` starts after it
@@ -246,13 +246,13 @@ class TimelineModel:
         return draw_timeline(self)
 
 
-def draw_timeline(model: TimelineModel) -> str:
+def draw_timeline(scene: TimelineScene) -> str:
     """SVG of the model's window: the host lane, then one lane per stream."""
-    if not model.window():
-        return message(_("Stream timeline"), model.note)
-    t0, t1 = model.axis()
-    return lanes_picture(_("Stream timeline: {heading}").format(heading=model.heading()),
-                         model.lanes(), t0, t1, model.links(), model.labels())
+    if not scene.window():
+        return message(_("Stream timeline"), scene.note)
+    t0, t1 = scene.axis()
+    return lanes_picture(_("Stream timeline: {heading}").format(heading=scene.heading()),
+                         scene.lanes(), t0, t1, scene.links(), scene.labels())
 
 
 class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
@@ -265,7 +265,7 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
 
     def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST,
                  live: bool = False):
-        self.model = TimelineModel(since_us, last)
+        self.scene = TimelineScene(since_us, last)
         self._seen = self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()
@@ -282,11 +282,11 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
 
     def _on_last(self, change) -> None:
         if not self._syncing:
-            self.model.last = change["new"]
+            self.scene.last = change["new"]
             self._redraw()
 
     def _redraw(self) -> None:
-        m = self.model
+        m = self.scene
         state = m.state()
         if state == self._shown:
             return
@@ -307,17 +307,17 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
         self.readout.value = f"<code>{escape(text)}</code>"
 
     def summary(self) -> str:
-        return _("StreamTimeline: {heading}").format(heading=self.model.heading())
+        return _("StreamTimeline: {heading}").format(heading=self.scene.heading())
 
     def svg(self) -> str:
-        return self.model.svg()
+        return self.scene.svg()
 
 
-def _readout_html(model: TimelineModel) -> str:
+def _readout_html(scene: TimelineScene) -> str:
     """Total modeled time per stream: busy (sum of its tasks) and span (first to last)."""
-    rows = "".join(f"<tr><td>{escape(model.label(h))}</td><td>{n}</td><td>{us(busy)}</td>"
+    rows = "".join(f"<tr><td>{escape(scene.label(h))}</td><td>{n}</td><td>{us(busy)}</td>"
                    f"<td>{us(first)} – {us(last)}</td></tr>"
-                   for h, n, busy, first, last in model.streams())
+                   for h, n, busy, first, last in scene.streams())
     if not rows:
         return ""
     head = "".join(f"<th>{escape(_(h))}</th>" for h in READOUT_HEADER)

@@ -42,7 +42,7 @@ def lab(tmp_path_factory):
 
 def test_a_wrong_then_the_right_answer(browser, lab):  # noqa: F811 - the imported fixture
     url, home = lab
-    from acl_lab.quiz.bank import BANK
+    from acl_lab.exercises.quiz.bank import BANK
     question = BANK["05"][0]
     wrong = next(c for c in range(len(question.choices)) if c != question.answer)
     progress_file = home / "progress.json"

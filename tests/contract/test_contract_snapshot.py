@@ -5,7 +5,7 @@ import numpy as np
 
 import acl_lab
 from acl_lab import constants as C
-from acl_lab.snapshot_schema import mismatches
+from acl_lab.spec.snapshot_schema import mismatches
 from modelhelpers import convert
 
 MiB = 1 << 20
@@ -43,7 +43,7 @@ def test_snapshot_pools_show_device_memory_in_use(acl):
 
 def _matches_the_schema():
     problems = mismatches(acl_lab.snapshot())
-    assert not problems, "snapshot() differs from acl_lab/snapshot_schema.py:\n" + "\n".join(
+    assert not problems, "snapshot() differs from acl_lab/spec/snapshot_schema.py:\n" + "\n".join(
         problems[:20])
 
 

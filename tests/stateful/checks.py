@@ -1,7 +1,7 @@
 """What the machine compares with the model after every step (and, for bytes, whenever it
 chooses to read them back): the allocations, pools, handles, current context, MemoryPool
 segments and every byte the shadow copy is sure of; at the end of each example, that the
-snapshot has the schema's shape (acl_lab/snapshot_schema.py)."""
+snapshot has the schema's shape (acl_lab/spec/snapshot_schema.py)."""
 from __future__ import annotations
 
 import itertools
@@ -11,7 +11,7 @@ from hypothesis.stateful import invariant, rule
 
 import acl_lab
 from acl_lab import constants as C
-from acl_lab.snapshot_schema import mismatches
+from acl_lab.spec.snapshot_schema import mismatches
 
 from .model import Fail
 from .model.objects import MEM_ATTRS, OK

@@ -1,0 +1,13 @@
+"""The offline model: the .om container `acl-lab atc` writes and acl.mdl loads, and what
+computes it. The simulator reads models through this room; nothing here imports it.
+
+    container.py     the .om file: header, tensor descriptions, the graph bytes
+    graph.py         the checks atc and the loader make on an ONNX graph
+    aipp.py          static AIPP (colour conversion, crop, normalisation before an input)
+    dynamic.py       dynamic batch / image size gears
+    executor.py      what runs a model: onnxruntime (onnx's reference evaluator without it)
+    atc.py           `acl-lab atc`: ONNX -> .om, and --singleop descriptions -> op models
+    op_model.py      a single operator's compiled model (acl.op)
+    op_compile.py    compiling a --singleop JSON description into op models
+    op_kernels.py    numpy kernels of the single operators
+"""

@@ -1,0 +1,270 @@
+"""The ONNX graph inside an .om: one set of rules for `acl-lab atc` and for loading.
+
+- ``SUPPORTED_OPS``: the operators the simulated AI Core runs; atc refuses anything else and
+  the loader refuses a graph that holds anything else (an edited .om).
+- ``inspect(model)``: checks the graph (operator set, domains, names, data, static shapes)
+  and returns its ``Facts``: every tensor's shape, the work (feature map) and weight sizes
+  atc writes and aclmdlQuerySize reports, and the host RAM one execution needs at its peak.
+
+Shapes are inferred on a *skeleton* of the graph: the weights' data is left out (only their
+shapes are kept, and the few small integer tensors such as Reshape's target shape), so
+checking a model with 1 GiB of weights costs kilobytes, not another copy of the weights.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from acl_lab.align import align_up
+from acl_lab.i18n import _
+from acl_lab.om.container import ACL_DTYPE, MEM_ALIGN, NUMPY_DTYPE
+
+#: ONNX operators the simulated AI Core runs (anything else is refused, as ATC refuses an
+#: operator it has no parser or kernel for)
+SUPPORTED_OPS = frozenset({
+    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
+    "Div", "Dropout", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Identity",
+    "LeakyRelu", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape", "Sigmoid",
+    "Softmax", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze"})
+SMALL_TENSOR = 64          # elements: integer tensors this small keep their data (shapes, axes)
+MAX_NODES = 100_000
+
+
+class GraphError(ValueError):
+    """The graph breaks a rule; ``op`` names the unsupported node's type when that is why."""
+
+    def __init__(self, message: str, op: str = "", node: str = ""):
+        super().__init__(message)
+        self.op, self.node = op, node
+
+
+@dataclass(frozen=True)
+class Facts:
+    shapes: dict            # tensor name -> (dims tuple, aclDataType)
+    work_size: int          # feature maps, each on a 512-byte boundary (at least 512)
+    weight_size: int        # weights, each on a 512-byte boundary
+    peak_bytes: int         # host RAM an execution holds at its peak (estimate)
+    nodes: int
+
+
+def parse(data) -> "onnx.ModelProto":
+    """The ModelProto in ``data`` (bytes-like); GraphError if protobuf cannot read it."""
+    import onnx
+    model = onnx.ModelProto()
+    try:
+        model.ParseFromString(data)
+    except Exception as e:    # protobuf's DecodeError, or a nesting it refuses
+        raise GraphError(_("not a valid ONNX model ({error})").format(
+            error=type(e).__name__)) from None
+    return model
+
+
+def check_ops(graph) -> None:
+    """Every node is an operator of the default domain acl_lab runs, with no subgraphs."""
+    if len(graph.node) > MAX_NODES:
+        raise GraphError(_("the graph has {count} nodes, more than {limit}").format(
+            count=len(graph.node), limit=MAX_NODES))
+    for node in graph.node:
+        if (node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx")
+                or any(a.g.node or a.graphs for a in node.attribute)):
+            raise GraphError(_("operator {optype} of node {name} is not supported").format(
+                optype=node.op_type, name=node.name or (node.output[0] if node.output else "?")),
+                op=node.op_type, node=node.name or (node.output[0] if node.output else "?"))
+
+
+def weight_bytes(tensor) -> int:
+    """Bytes of one initializer, from its dims and type (its data is not read)."""
+    dtype = ACL_DTYPE.get(tensor.data_type)
+    if dtype is None or any(d < 0 for d in tensor.dims):
+        raise GraphError(_("weight {name} has ONNX element type {type} or dims {dims}, which "
+                           "acl_lab does not support").format(
+                               name=tensor.name, type=tensor.data_type, dims=list(tensor.dims)))
+    return math.prod(tensor.dims) * NUMPY_DTYPE[dtype]().itemsize
+
+
+def skeleton(model, fixed: dict | None = None):
+    """``model`` without its weights' data (and without value_info, which is re-inferred);
+    ``fixed``: input name -> dims to give it (one gear of a dynamic model)."""
+    import onnx
+    from onnx import helper
+
+    sk = onnx.ModelProto()
+    sk.ir_version, sk.producer_name = model.ir_version, model.producer_name
+    sk.opset_import.extend(model.opset_import)
+    g, src = sk.graph, model.graph
+    g.name = src.name
+    g.node.extend(src.node)
+    g.output.extend(src.output)
+    weights = {t.name for t in src.initializer}
+    g.input.extend(i for i in src.input if i.name not in weights)
+    for vi in g.input:
+        if fixed and vi.name in fixed:
+            for d, v in zip(vi.type.tensor_type.shape.dim, fixed[vi.name]):
+                d.Clear()
+                d.dim_value = v
+    for t in src.initializer:
+        if math.prod(t.dims) <= SMALL_TENSOR and t.data_type in (6, 7):   # int32 / int64
+            g.initializer.append(t)
+        else:
+            g.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
+    return sk
+
+
+def check_data(graph) -> int:
+    """Every initializer holds as many bytes as its dims say; the weight size (aligned)."""
+    total = 0
+    for t in graph.initializer:
+        n = weight_bytes(t)
+        if t.data_location == 1:     # EXTERNAL: a file beside the model the .om does not hold
+            raise GraphError(_("weight {name} is stored outside the model file").format(
+                name=t.name))
+        if t.HasField("raw_data") and len(t.raw_data) != n:
+            raise GraphError(_("weight {name} holds {have} B, its dims say {need} B").format(
+                name=t.name, have=len(t.raw_data), need=n))
+        total += align_up(n, MEM_ALIGN)
+    return total
+
+
+def inspect(model, fixed: dict | None = None) -> Facts:
+    """Check ``model`` (its inputs given ``fixed`` dims, if any) and work out its Facts;
+    GraphError says what is wrong."""
+    import onnx
+    from onnx import shape_inference
+
+    graph = model.graph
+    check_ops(graph)
+    weight = check_data(graph)
+    sk = skeleton(model, fixed)
+    try:
+        onnx.checker.check_model(sk)
+        inferred = shape_inference.infer_shapes(sk, strict_mode=True)
+    except Exception as e:     # ValidationError, InferenceError: a graph onnx itself refuses
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise GraphError(_("not a valid ONNX model ({error}: {message})").format(
+            error=type(e).__name__, message=first[:200])) from None
+    shapes = {}
+    ig = inferred.graph
+    for vi in list(ig.input) + list(ig.value_info) + list(ig.output):
+        shapes[vi.name] = _shape(vi)
+    produced = {o for n in graph.node for o in n.output if o}
+    for name in produced:
+        if name not in shapes:
+            raise GraphError(_("the shape of tensor {name} cannot be inferred").format(
+                name=name))
+    inputs = {i.name for i in ig.input} - {t.name for t in graph.initializer}
+    features = sum(align_up(_nbytes(shapes[v.name]), MEM_ALIGN) for v in ig.value_info)
+    return Facts(shapes, max(features, MEM_ALIGN), weight,
+                 _peak(graph, shapes, inputs), len(graph.node))
+
+
+def _shape(vi) -> tuple:
+    t = vi.type.tensor_type
+    dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
+    if not t.HasField("shape") or -1 in dims:
+        raise GraphError(_('{name} has a dynamic shape {dims}; fix it with '
+                           '--input_shape="{name}:..." (acl_lab builds static models '
+                           'only).').format(name=vi.name, dims=list(dims)), node=vi.name)
+    dtype = ACL_DTYPE.get(t.elem_type)
+    if dtype is None:
+        raise GraphError(_("tensor {name} has ONNX element type {type}, which acl_lab does "
+                           "not support.").format(name=vi.name, type=t.elem_type))
+    return dims, dtype
+
+
+def _nbytes(shape) -> int:
+    dims, dtype = shape
+    return math.prod(dims) * NUMPY_DTYPE[dtype]().itemsize
+
+
+def _peak(graph, shapes, inputs) -> int:
+    """Host RAM an execution holds at its peak: the inputs fed, then node by node the
+    tensors still to be read plus the node's outputs and its scratch (a convolution unfolds
+    its input, im2col). Each tensor is freed after its last reader, as the runtimes do."""
+    produced = {o for node in graph.node for o in node.output}
+    last = {}
+    for i, node in enumerate(graph.node):
+        for name in node.input:
+            last[name] = i
+    for o in graph.output:
+        last[o.name] = len(graph.node)
+    live = sum(_nbytes(shapes[n]) for n in inputs) * 2       # the fed copies and their cast
+    peak = live
+    for i, node in enumerate(graph.node):
+        out = sum(_nbytes(shapes[o]) for o in node.output if o in shapes)
+        peak = max(peak, live + out + _scratch(node, shapes))
+        live += out
+        live -= sum(_nbytes(shapes[n]) for n in set(node.input)
+                    if last.get(n) == i and n in produced and n in shapes)
+    outputs = sum(_nbytes(shapes[o.name]) for o in graph.output)
+    return peak + outputs                                    # the copies written back
+
+
+def _scratch(node, shapes) -> int:
+    if node.op_type != "Conv" or len(node.input) < 2 or node.output[0] not in shapes:
+        return 0
+    (wdims, dtype), (odims, _) = shapes[node.input[1]], shapes[node.output[0]]
+    return math.prod(wdims[1:]) * math.prod(odims[2:]) * NUMPY_DTYPE[dtype]().itemsize
+
+
+def verify(m) -> Facts:
+    """Check an .om's graph against its header (what atc would have written for it): the
+    operators, the data, every shape (every gear's, for a dynamic model), the inputs' and
+    outputs' names, dims and types, and the work and weight sizes. Its Facts (at the largest
+    gear); GraphError says what differs."""
+    from acl_lab.om.dynamic import mbatch_desc
+
+    model = parse(m.onnx_bytes)
+    weights = {t.name for t in model.graph.initializer}
+    graph_inputs = [i.name for i in model.graph.input if i.name not in weights]
+    inputs, gears = m.inputs, m.dynamic
+    if gears is not None:
+        if inputs[-1] != mbatch_desc(gears.kind):
+            raise GraphError(_("the header's {kind} {header} are not the graph's "
+                               "{graph}").format(kind="inputs", header=[t.name for t in inputs],
+                                                 graph=graph_inputs))
+        inputs = inputs[:-1]
+    before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
+    inputs = tuple(before.get(t.name, t) for t in inputs)
+    fixed = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
+    for vi in model.graph.input:            # a gear's axes are open in the graph, no others
+        if vi.name in fixed:
+            declared = tuple(d.dim_value if d.HasField("dim_value") else -1
+                             for d in vi.type.tensor_type.shape.dim)
+            _same(vi.name, gears.reported(vi.name, fixed[vi.name]), 0, (declared, 0))
+    facts = inspect(model, fixed)
+    for kind, descs, names in (("inputs", inputs, graph_inputs),
+                               ("outputs", m.outputs, [o.name for o in model.graph.output])):
+        if [t.name for t in descs] != names:
+            raise GraphError(_("the header's {kind} {header} are not the graph's "
+                               "{graph}").format(kind=kind, header=[t.name for t in descs],
+                                                 graph=names))
+        for t in descs:
+            _same(t.name, t.dims, t.onnx_dtype, facts.shapes[t.name])
+    if gears is not None:
+        largest = gears.largest()
+        for t in inputs:                     # buffers are sized for the largest gear
+            if t.name in gears.axes:
+                _same(t.name, t.dims, 0, (gears.dims(t.name, t.dims, gears.gears[largest]), 0))
+        for n, (gear, outs) in enumerate(zip(gears.gears, gears.outputs)):
+            at = {t.name: gears.dims(t.name, t.dims, gear) for t in inputs
+                  if t.name in gears.axes}
+            shapes = facts.shapes if n == largest else inspect(model, at).shapes
+            for t, dims in zip(m.outputs, outs):
+                _same(t.name, dims, t.onnx_dtype, shapes[t.name])
+    if (m.work_size, m.weight_size, m.nodes) != (facts.work_size, facts.weight_size,
+                                                 facts.nodes):
+        raise GraphError(_("the header's sizes (work {work} B, weight {weight} B, {nodes} "
+                           "nodes) are not the graph's ({graph_work} B, {graph_weight} B, "
+                           "{graph_nodes})").format(
+                               work=m.work_size, weight=m.weight_size, nodes=m.nodes,
+                               graph_work=facts.work_size, graph_weight=facts.weight_size,
+                               graph_nodes=facts.nodes))
+    return facts
+
+
+def _same(name: str, dims: tuple, dtype: int, graph: tuple) -> None:
+    if (tuple(dims), dtype) != graph:
+        raise GraphError(_("the header says {name} is {dims} of type {dtype}; the graph says "
+                           "{graph_dims} of type {graph_dtype}").format(
+                               name=name, dims=list(dims), dtype=dtype,
+                               graph_dims=list(graph[0]), graph_dtype=graph[1]))

@@ -1,0 +1,23 @@
+"""The media state of one simulated process: its descriptors and its DVPP generation.
+
+It hangs off the simulated process (sim/process.py), made by the first media call, so acl_lab.reset()
+(a fresh process) starts with none, as a fresh process would.
+"""
+from __future__ import annotations
+
+from acl_lab.sim.media.descriptors import Descriptors
+from acl_lab.sim.media.formats import generation
+
+
+class Media:
+    def __init__(self, rt):
+        self.rt = rt
+        self.descs = Descriptors()
+        self.gen = generation(rt.profile.soc_name)
+
+
+def of(rt) -> Media:
+    media = getattr(rt, "media", None)
+    if media is None:
+        media = rt.media = Media(rt)
+    return media

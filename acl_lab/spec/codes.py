@@ -1,0 +1,99 @@
+"""ACL error codes in plain words: what each means and what to do (``explain``).
+
+The texts (acl_lab/spec/code_texts.py) are gettext message ids: the catalogs translate them;
+USUAL_CAUSES adds, for codes whose remedy is "contact support", what application code
+usually did.
+"""
+
+from acl_lab.constants import ERROR_NAMES
+from acl_lab.i18n import _, join_sentences
+from acl_lab.spec.code_texts import MEANINGS, PERSISTS, SUPPORT
+
+_UNKNOWN = "not an ACL error code known to acl_lab."
+
+#: For codes whose documented remedy is "contact support" but that application code
+#: commonly causes, what usually caused them (the cases the chapters show). explain() puts
+#: them between the runtime's meaning and the remedy, which then applies only if none fits.
+USUAL_CAUSES: dict[str, str] = {
+    "ACL_ERROR_RT_FEATURE_NOT_SUPPORT": (
+        "Usual causes in application code: asking for something this chip or this state does "
+        "not have, e.g. 1 GiB huge pages (ACL_HBM_MEM_HUGE1G) on a chip without them, an "
+        "asynchronous host-to-host copy in ACL_HOST mode, or recording (or waiting on) an "
+        "aclrtCreateEvent event in a capture (record events outside the capture, or create "
+        "them with aclrtCreateEventWithFlag(ACL_EVENT_SYNC) to capture them; the capture "
+        "stays active)."
+    ),
+    "ACL_ERROR_RT_AICPU_EXCEPTION": (
+        "Usual cause in application code: a media task (JPEG decode or encode, VPC resize or "
+        "crop) runs as an AI CPU kernel, and its engine refused a picture: memory not from "
+        "acldvppMalloc, a stride or buffer size off the rules, a crop area out of bounds. The "
+        "output picture description's ret code is set; on the simulator "
+        "acl.get_recent_err_msg() names the rule."
+    ),
+    "ACL_ERROR_RT_MODEL_EXECUTE": (
+        "Usual cause in application code: memory a captured model uses was freed (or handed "
+        "to someone else) before aclmdlRIDestroy, or an offline model's input, output, work "
+        "or weight memory was freed before aclmdlExecute. Keep every buffer a model touches "
+        "alive until the model is destroyed or unloaded."
+    ),
+    "ACL_ERROR_RT_CONTEXT_RELEASE_ERROR": (
+        "Usual cause in application code: aclrtResetDevice without a matching aclrtSetDevice "
+        "(one reset too many, or a device this process never set). Reset each device as many "
+        "times as you set it."
+    ),
+    "ACL_ERROR_RT_EVENT_NOT_COMPLETE": (
+        "Usual cause in application code: aclrtEventElapsedTime before the end event completed. "
+        "Synchronize the end event (aclrtSynchronizeEvent) first."
+    ),
+    "ACL_ERROR_RT_INTERNAL_ERROR": (
+        "Usual cause in application code: aclrtEventElapsedTime with an event that was never "
+        "recorded. Record both events on a stream first."
+    ),
+    "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": (
+        "Usual cause in application code: a captured event recorded or waited on in a way that "
+        "links two different captures (the failing call returned 107032). Keep each captured "
+        "event inside one capture."
+    ),
+    "ACL_ERROR_GE_FAILURE": (
+        "Usual cause in application code: a dataset whose number of buffers differs from the "
+        "model's inputs or outputs (aclmdlGetNumInputs / aclmdlGetNumOutputs), passed to "
+        "aclmdlExecute. Add one data buffer per input and per output."
+    ),
+}
+_IF_NONE = {SUPPORT: "If none of these applies, collect the logs and contact Huawei support.",
+            PERSISTS: "If none applies and it keeps happening, collect the logs and contact "
+                       "Huawei support."}
+
+
+def _split(meaning: str) -> tuple[str, str]:
+    """A meaning's own text and the remedy it ends with ("" if none of _IF_NONE's)."""
+    for remedy in _IF_NONE:
+        if meaning.endswith(remedy):
+            return meaning[:-len(remedy)].rstrip(), remedy
+    return meaning, ""
+
+
+def meaning(code: int) -> str:
+    """What ``code`` means and what to do, in the current language."""
+    name = ERROR_NAMES.get(code)
+    if not name:
+        return _(_UNKNOWN)
+    head, remedy = _split(MEANINGS[name])
+    causes = USUAL_CAUSES.get(name)
+    parts = [_(head)] + ([_(causes)] if causes else [])
+    if remedy:       # after the usual causes, the remedy applies only if none of them fits
+        parts.append(_(_IF_NONE[remedy] if causes else remedy))
+    return join_sentences(parts)
+
+
+def message_ids() -> set[str]:
+    """Every text explain() can show, as gettext message ids (the catalogs translate them)."""
+    ids = {_UNKNOWN, *_IF_NONE, *_IF_NONE.values(), *USUAL_CAUSES.values()}
+    return ids | {_split(m)[0] for m in MEANINGS.values()}
+
+
+def explain(code: int) -> str:
+    """'ACL_ERROR_XXX (code): meaning and what to do', for any int."""
+    if code not in ERROR_NAMES:
+        return f"{code}: {meaning(code)}"
+    return f"{ERROR_NAMES[code]} ({code}): {meaning(code)}"

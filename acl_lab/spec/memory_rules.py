@@ -1,0 +1,242 @@
+"""ACL's memory rules as data, shared by the simulator and the real-hardware guard: which
+call frees what, what each allocator is called in C, which copy kinds exist and which
+direction two pointers make. One table each, so both backends judge misuse alike."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from acl_lab import constants as C
+from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from acl_lab.i18n import _
+
+H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
+                      C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
+DEFAULT, BUF_H2D = C.ACL_MEMCPY_DEFAULT, C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE
+#: kinds aclrtMemcpy / aclrtMemcpyAsync accept (others: ACL_ERROR_INVALID_PARAM)
+ACCEPTED_KINDS = (H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D)
+#: (source location, destination location) -> the copy's real direction
+DIRECTION = {("host", "host"): H2H, ("host", "device"): H2D,
+             ("device", "host"): D2H, ("device", "device"): D2D}
+
+
+@dataclass(frozen=True)
+class AllocatorRule:
+    """One way ACL hands out memory: its C name, the bytes it takes for ``size`` (None:
+    Python's own buffer, registered as it is), the alignment of its starts, where its blocks
+    live, and the one call that frees them (the seeds' pairing rules; None: nothing may)."""
+    c_name: str
+    footprint: Callable[[int], int] | None
+    align: int
+    location: str
+    freed_by: str | None
+
+
+ALLOCATORS = {
+    "malloc": AllocatorRule("aclrtMalloc", malloc_footprint, RUNTIME_ALIGN, "device", "free"),
+    "malloc_align32": AllocatorRule("aclrtMallocAlign32", align32_footprint, RUNTIME_ALIGN,
+                                    "device", "free"),
+    "malloc_cached": AllocatorRule("aclrtMallocCached", malloc_footprint, RUNTIME_ALIGN,
+                                   "device", "free"),
+    "dvpp_malloc": AllocatorRule("acldvppMalloc", malloc_footprint, DVPP_ALIGN, "device",
+                                 "dvpp_free"),
+    "malloc_host": AllocatorRule("aclrtMallocHost", align32_footprint, RUNTIME_ALIGN, "host",
+                                 "free_host"),
+    "model_work": AllocatorRule("aclmdlLoadFromFile (model work memory)", malloc_footprint,
+                                RUNTIME_ALIGN, "device", "unload"),
+    "model_weight": AllocatorRule("aclmdlLoadFromFile (model weight memory)", malloc_footprint,
+                                  RUNTIME_ALIGN, "device", "unload"),
+    "numpy": AllocatorRule("acl.util.numpy_to_ptr", None, RUNTIME_ALIGN, "host", None),
+    "bytes": AllocatorRule("acl.util.bytes_to_ptr", None, RUNTIME_ALIGN, "host", None),
+}
+#: allocator -> the one call that frees it (docs/rules.md#rule-1 and #rule-2)
+FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
+_C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
+            "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
+            "unload": "aclmdlUnload"}
+#: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
+NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
+
+
+def c_name(api: str) -> str:
+    """The C name of a pyACL allocator / free call ("malloc_host" -> "aclrtMallocHost")."""
+    return _C_NAMES.get(api, api)
+
+
+def kind_name(kind: int) -> str:
+    return C.MEMCPY_KIND_NAMES.get(kind, str(kind))
+
+
+def root_array(arr: np.ndarray) -> np.ndarray:
+    """The ndarray that owns ``arr``'s buffer, so views of one buffer share one registration."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+def free_refusal(api: str, ptr: int, block, released: str | None, inside) -> str | None:
+    """Why ``api`` (free / free_host / dvpp_free) must not release ``ptr``, or None if it may.
+
+    ``block``: the live block starting at ``ptr``; ``released``: why ``ptr`` was released
+    earlier, if it was; ``inside``: the live block containing ``ptr``. Blocks have ``ptr``,
+    ``api`` and ``describe()``. Every refusal is ACL_ERROR_RT_PARAM_INVALID (the driver's
+    DRV_ERROR_INVALID_VALUE, passed on by ACL)."""
+    cname = c_name(api)
+    if block is None:
+        if released:
+            return _("{call}: {ptr} was already released ({released}). Free each block "
+                     "exactly once, and stop using the pointer after.").format(
+                         call=cname, ptr=f"0x{ptr:x}", released=released)
+        if inside is not None:
+            return _("{call}: {ptr} points {offset} B inside {block}. Free the start "
+                     "address the allocator returned, not an address inside the block.").format(
+                         call=cname, ptr=f"0x{ptr:x}", offset=ptr - inside.ptr,
+                         block=inside.describe())
+        return _("{call}: {ptr} was not returned by any ACL allocator in this process. Only "
+                 "free what aclrtMalloc / aclrtMallocHost / acldvppMalloc gave you.").format(
+                     call=cname, ptr=f"0x{ptr:x}")
+    wanted = FREED_BY.get(block.api)
+    if wanted is None:
+        return _("{call}: {ptr} is {block} — memory Python owns. Let the array / bytes "
+                 "object go; ACL must not free it.").format(
+                     call=cname, ptr=f"0x{ptr:x}", block=block.describe())
+    if wanted != api:
+        src, right = c_name(block.api), c_name(wanted)
+        return _("{call}: {ptr} came from {src}, which is paired with {right}. {src} memory "
+                 "is freed only by {right}, and {call} frees only what its own allocator "
+                 "returned.").format(call=cname, ptr=f"0x{ptr:x}", src=src, right=right)
+    return None
+
+
+def range_refusal(call: str, what: str, addr: int, count: int, block,
+                  released: str | None) -> str | None:
+    """Why [addr, addr+count) is not usable memory (unknown, released, overrun), or None.
+    ``block`` is the live block containing ``addr``; refusals are ACL_ERROR_RT_PARAM_INVALID."""
+    if block is None:
+        if released:
+            return _("{call}: {what} {addr} was released ({released}); using it is a "
+                     "use-after-free. Allocate again and use the new pointer.").format(
+                         call=call, what=what, addr=f"0x{addr:x}", released=released)
+        return _("{call}: {what} {addr} is not inside any memory this process allocated. "
+                 "Use pointers from aclrtMalloc / aclrtMallocHost, or register a numpy array "
+                 "with acl.util.numpy_to_ptr.").format(call=call, what=what, addr=f"0x{addr:x}")
+    end = block.ptr + block.size
+    if addr + count > end:
+        return _("{call}: {count} B at {what} {addr} run {past} B past the end of {block}. "
+                 "Use at most {most} B from there. (Real ACL cannot always see this; on "
+                 "hardware it corrupts memory or crashes.)").format(
+                     call=call, count=count, what=what, addr=f"0x{addr:x}",
+                     past=addr + count - end, block=block.describe(), most=end - addr)
+    return None
+
+
+def note_registration(spans: list, offset: int, array, writeable: bool) -> list:
+    """The read-only spans ``(offset, nbytes)`` of a registered buffer after numpy_to_ptr of
+    ``array`` at ``offset``: a read-only view makes its bytes read-only; registering a
+    writable array over them again makes them writable (the latest registration decides)."""
+    span = (offset, array.nbytes)
+    if not writeable:
+        return spans if span in spans else spans + [span]
+    return [(lo, n) for lo, n in spans if not (offset <= lo and lo + n <= offset + array.nbytes)]
+
+
+def constant_spans(obj, frame) -> list:
+    """The read-only spans of a bytes object registered from ``frame``: all of it if it is a
+    constant of the code running there or in a caller (a bytes literal: every run of that
+    code shares the object, and writing into it would rewrite the literal); else none."""
+    while frame is not None:
+        if any(c is obj for c in frame.f_code.co_consts):
+            return [(0, len(obj))]
+        frame = frame.f_back
+    return []
+
+
+def is_read_only(owner, spans: list, offset: int, n: int) -> bool:
+    """May nobody write [offset, offset+n) of pageable memory ``owner`` (a numpy array or a
+    bytes-like object)? A read-only array or view (on hardware the write would fault or
+    change data numpy promised nobody changes), the one-byte bytes objects every Python
+    program shares, and bytes literals of the program's code (constant_spans). A program's
+    own bytes object is written in place, as pyACL does."""
+    if not isinstance(owner, np.ndarray):
+        return isinstance(owner, bytes) and (len(owner) <= 1 or bool(spans))
+    return not owner.flags.writeable or any(lo < offset + n and offset < lo + size
+                                            for lo, size in spans)
+
+
+def read_only_refusal(call: str, what: str, addr: int, block) -> str:
+    """Why ``call`` must not write ``what`` at ``addr`` inside read-only ``block``."""
+    owner = block.owner()
+    if isinstance(owner, bytes) and len(owner) > 1:
+        return _("{call}: {what} {addr} is {block}, a bytes literal of your code: every run "
+                 "of that code shares the object, so writing into it would change the literal "
+                 "itself. Copy into bytes(n) or bytearray(n) made when the code runs, or into "
+                 "a numpy array, instead.").format(call=call, what=what, addr=f"0x{addr:x}",
+                                                    block=block.describe())
+    return _("{call}: {what} {addr} is {block}, which is read-only (a read-only numpy array "
+             "or view, or a bytes object of at most one byte, which Python shares between all "
+             "code). Write into a writable numpy array, a fresh bytes object of your own "
+             "(np_data.tobytes()) or aclrtMallocHost memory instead.").format(
+                 call=call, what=what, addr=f"0x{addr:x}", block=block.describe())
+
+
+def kind_refusal(call: str, kind: int, dst, src) -> str | None:
+    """Why an aclrtMemcpy2d must not copy from ``src`` to ``dst`` (blocks with ``location``
+    and ``describe()``) with ``kind``, or None. Only the 2D copies compare the kind with the
+    pointers: for aclrtMemcpy(Async) the kind is reserved and the addresses decide (the
+    runtime passes it on and the driver copies by the addresses, hicann/runtime
+    NpuDriver::MemCopySync)."""
+    actual = DIRECTION[(src.location, dst.location)]
+    if (H2D if kind == BUF_H2D else kind) in (DEFAULT, actual):
+        return None
+    return _("{call}: kind {kind} does not match the pointers: the source is {src_memory} "
+             "({src}) and the destination is {dst_memory} ({dst}), so this is {actual}. Pass "
+             "{actual} (or ACL_MEMCPY_DEFAULT).").format(
+                 call=call, kind=kind_name(kind), src_memory=_memory_word(src.location),
+                 src=src.describe(), dst_memory=_memory_word(dst.location), dst=dst.describe(),
+                 actual=kind_name(actual))
+
+
+def _memory_word(location: str) -> str:
+    """"host memory" / "device memory" in the learner's language."""
+    return _("device memory") if location == "device" else _("host memory")
+
+
+def _refcount(holder, attr: str) -> int:
+    return sys.getrefcount(getattr(holder, attr))
+
+
+class _Probe:
+    owner = None
+
+
+_PROBE = _Probe()
+_PROBE.owner = bytearray(1)
+_HELD_ONCE = _refcount(_PROBE, "owner")
+
+
+def program_holds(holder, attr: str) -> bool:
+    """Does anything besides ``holder.attr`` still reference that object?"""
+    return _refcount(holder, attr) > _HELD_ONCE
+
+
+#: bytes objects the program already dropped that a registry keeps alive anyway: pyACL keeps
+#: no reference, yet official samples pass a temporary (bytes_to_ptr(image.tobytes())) and
+#: use the pointer afterwards, which on hardware only works while the freed memory is left
+#: alone. The newest ones stay valid; beyond this bound they are released.
+KEEP_DROPPED, KEEP_DROPPED_BYTES = 64, 64 << 20
+
+
+def dropped_beyond_bound(registrations: list, attr: str) -> list:
+    """Of bytes ``registrations`` (oldest first, each with ``size`` and the object at
+    ``attr``), those whose object the program dropped, beyond the newest KEEP_DROPPED (at
+    most KEEP_DROPPED_BYTES): the ones to release."""
+    dropped = [r for r in registrations if not program_holds(r, attr)]
+    kept, total = 0, 0
+    for r in reversed(dropped):
+        if kept == KEEP_DROPPED or total + r.size > KEEP_DROPPED_BYTES:
+            break
+        kept, total = kept + 1, total + r.size
+    return dropped[:len(dropped) - kept]
