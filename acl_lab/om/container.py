@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from acl_lab import constants as C
+from acl_lab.spec import dtypes
 from acl_lab.i18n import _
 
 MAGIC = b"ACLLABOM"
@@ -35,10 +36,7 @@ _U63 = (1 << 63) - 1
 ACL_DTYPE = {1: C.ACL_FLOAT, 10: C.ACL_FLOAT16, 3: C.ACL_INT8, 6: C.ACL_INT32, 2: C.ACL_UINT8,
              5: C.ACL_INT16, 4: C.ACL_UINT16, 12: C.ACL_UINT32, 7: C.ACL_INT64,
              13: C.ACL_UINT64, 11: C.ACL_DOUBLE, 9: C.ACL_BOOL}
-NUMPY_DTYPE = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: np.int8,
-               C.ACL_INT32: np.int32, C.ACL_UINT8: np.uint8, C.ACL_INT16: np.int16,
-               C.ACL_UINT16: np.uint16, C.ACL_UINT32: np.uint32, C.ACL_INT64: np.int64,
-               C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
+NUMPY_DTYPE = dtypes.NUMPY     # aclDataType -> numpy (acl_lab/spec/dtypes.py)
 FORMATS = frozenset({C.ACL_FORMAT_NCHW, C.ACL_FORMAT_NHWC, C.ACL_FORMAT_ND})
 
 

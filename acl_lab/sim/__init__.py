@@ -47,5 +47,5 @@ Examples (written by tools/call_map.py; every call: docs/call-map.md):
     acl.mdl.ri_capture_begin → aclmdlRICaptureBegin → Mdl.ri_capture_begin
         → CaptureManager.begin (rules 17 22 24)
     acl.util.ptr_to_numpy → (pyACL only) → Util.ptr_to_numpy
-        → AddressMap.resolve, HostRam.need
+        → HostRam.need
 """

@@ -226,6 +226,8 @@ class Callbacks:
         while True:
             interrupts.checkpoint()
             if self.ended:
+                if getattr(threading.current_thread(), "acl_lab_process", None) is self.rt:
+                    raise SystemExit    # a start_thread worker ends quietly with its process
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
@@ -234,6 +236,7 @@ class Callbacks:
                 self.cond.wait(grace - time.monotonic())
                 continue
             if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
+                self.cond.wait(0.001)   # a loop on an unsubscribed thread leaves others a turn
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "

@@ -36,6 +36,7 @@ from acl_lab.spec.snapshot_schema import OfflineModelRow
 from acl_lab.sim.memory import Allocation
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Stream, Task
 
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
@@ -121,15 +122,11 @@ class OfflineModels:
         return b.handle
 
     def buffer(self, handle: int, call: str) -> DataBuffer:
-        b = self.buffers.get(handle)
-        if b is None:
-            text = (_("{call}: dataBuffer {handle} is NULL. Use the handle "
-                      "acl.create_data_buffer returned.") if handle == 0 else
-                    _("{call}: dataBuffer {handle} is not a live aclDataBuffer (destroyed, or "
-                      "never created). Use the handle acl.create_data_buffer returned."))
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, handle=f"0x{handle:x}"))
-        return b
+        return handles.live(self.buffers, handle, call, _(
+            "{call}: dataBuffer {handle} is not a live aclDataBuffer (destroyed, or never "
+            "created). Use the handle acl.create_data_buffer returned."), _(
+            "{call}: dataBuffer {handle} is NULL. Use the handle acl.create_data_buffer "
+            "returned."))
 
     def destroy_buffer(self, handle: int) -> None:
         self.buffer(handle, "aclDestroyDataBuffer")
@@ -146,15 +143,21 @@ class OfflineModels:
         return d.handle
 
     def dataset(self, handle: int, call: str, what: str = "dataset") -> Dataset:
-        d = self.datasets.get(handle)
-        if d is None:
-            text = (_("{call}: {what} {handle} is NULL. Create one with "
-                      "acl.mdl.create_dataset().") if handle == 0 else
-                    _("{call}: {what} {handle} is not a live aclmdlDataset (destroyed, or never "
-                      "created). Create one with acl.mdl.create_dataset()."))
+        return handles.live(self.datasets, handle, call, _(
+            "{call}: {what} {handle} is not a live aclmdlDataset (destroyed, or never "
+            "created). Create one with acl.mdl.create_dataset()."), _(
+            "{call}: {what} {handle} is NULL. Create one with acl.mdl.create_dataset()."),
+            what=what)
+
+    def dataset_buffer(self, ds: int, index: int, call: str) -> int:
+        """aclmdlGetDatasetBuffer: the ``index``-th data buffer of the dataset."""
+        buffers = self.dataset(ds, call).buffers
+        if index >= len(buffers):
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, what=what, handle=f"0x{handle:x}"))
-        return d
+                           _("{call}: index {index} is out of range; the dataset holds {count} "
+                             "buffer(s). Got NULL (0).").format(call=call, index=index,
+                                                               count=len(buffers)))
+        return buffers[index]
 
     def add_buffer(self, ds: int, buf: int) -> int:
         call = "aclmdlAddDatasetBuffer"
@@ -174,14 +177,10 @@ class OfflineModels:
         return d.handle
 
     def desc(self, handle: int, call: str, filled: bool = True) -> Desc:
-        d = self.descs.get(handle)
-        if d is None:
-            text = (_("{call}: modelDesc {handle} is NULL. Create one with "
-                      "acl.mdl.create_desc().") if handle == 0 else
-                    _("{call}: modelDesc {handle} is not a live aclmdlDesc. Create one with "
-                      "acl.mdl.create_desc()."))
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, handle=f"0x{handle:x}"))
+        d = handles.live(self.descs, handle, call, _(
+            "{call}: modelDesc {handle} is not a live aclmdlDesc. Create one with "
+            "acl.mdl.create_desc()."), _(
+            "{call}: modelDesc {handle} is NULL. Create one with acl.mdl.create_desc()."))
         if filled and d.model is None:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: modelDesc {handle} is empty. Fill it first with "
@@ -239,11 +238,8 @@ class OfflineModels:
                                model_id=model_id, gears=have))
         width = 8 if b.size >= 8 * len(gear) else 4
         data = np.array(gear, np.uint64 if width == 8 else np.uint32).view(np.uint8)
-        try:
-            a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}",
-                                           call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}", call,
+                                       code=C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID)
         self.rt.memory.ram.need(a.fresh_bytes(b.addr - a.ptr, data.size), call)
 
         def writer(view):
@@ -296,10 +292,8 @@ class OfflineModels:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                            _("{call}: modelSize is 0. Pass the size of the .om bytes.").format(
                                call=call))
-        try:
-            a = self.rt.memory.map.resolve(ptr, size, "model", call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(ptr, size, "model", call,
+                                       code=C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID)
 
         def read(offset: int, n: int) -> bytes:
             out = np.empty(n, np.uint8)     # untouched bytes are read, not made resident
@@ -401,10 +395,8 @@ class OfflineModels:
                              "{memory}. Ask acl.mdl.query_size(path) and allocate that "
                              "much.").format(call=call, param=f"{what}Size", size=size,
                                              need=need, memory=_memory_name(what)))
-        try:
-            a = self.rt.memory.map.resolve(ptr, need, f"{what}Ptr", call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(ptr, need, f"{what}Ptr", call,
+                                       code=C.ACL_ERROR_GE_PARAM_INVALID)
         if a.location != "device":
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
                            _("{call}: {param} {ptr} is {block}: host memory. Model {memory} must "
@@ -504,10 +496,8 @@ class OfflineModels:
                                    need=d.size, dims=list(d.dims),
                                    dtype=C.DATA_TYPE_NAMES.get(d.dtype),
                                    getter=f"acl.mdl.get_{kind}_size_by_index(desc, {i})"))
-            try:
-                a = self.rt.memory.map.resolve(b.addr, d.size, f"{word} {i}", call)
-            except SimError as e:
-                raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+            a = self.rt.memory.map.resolve(b.addr, d.size, f"{word} {i}", call,
+                                           code=C.ACL_ERROR_GE_PARAM_INVALID)
             if a.location != "device" or a.device != device:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
                                _("{call}: {kind} {index} ({name}) is at {addr}, {block} — not "
