@@ -60,7 +60,7 @@ LABELS = {
     "replay_title": N_("Eager launches against one replay of a captured model"),
     "batch": N_("batch size"), "latency": N_("latency of one execution (µs)"),
     "throughput": N_("pictures per ms"), "sync": N_("synchronous (execute, memcpy)"),
-    "async": N_("asynchronous (one stream, one synchronize)"),
+    "async": N_("asynchronous (one stream)"),
     "batch_title": N_("Offline model: latency and throughput against batch size"),
     "pixels": N_("picture size (width x height)"), "decode": N_("JPEGD decode"),
     "resize": N_("VPC resize to 224 x 224"),
@@ -349,10 +349,9 @@ def fragmentation(pool, workload, plot: bool = True):
     data = {"steps": steps, "used": used, "largest_free": largest, "fragmentation": frag}
     if not plot:
         return data
-    summary = _("Figure: {steps} steps of the pool's workload, fragmentation {first:.2f} -> "
-                "{last:.2f}").format(steps=len(steps), first=frag[0] if frag else 0.0,
-                                     last=frag[-1] if frag else 0.0)
-    fig, (left, right), labels = _new("frag_title", summary, data, 2, bottom=0.27)
+    summary = _("Figure: {steps} steps of the pool's workload, fragmentation at most "
+                "{peak:.2f}").format(steps=len(steps), peak=max(frag, default=0.0))
+    fig, (left, right), labels = _new("frag_title", summary, data, 2, bottom=0.33)
     xs = list(range(1, len(steps) + 1))
     left.step(xs, used, where="post", marker="o", ms=3.5, color=COLORS["used"],
               label=labels["used"])
@@ -362,7 +361,8 @@ def fragmentation(pool, workload, plot: bool = True):
     right.set_ylim(-0.02, 1.02)
     for ax in (left, right):
         ax.set_xticks(xs)
-        fig.text_in_style(ax.set_xticklabels, steps, rotation=30, ha="right", fontsize=7.5)
+        fig.text_in_style(ax.set_xticklabels, steps, rotation=60, ha="right",
+                          rotation_mode="anchor", fontsize=7)
     left.set_ylim(bottom=0)
     _label(fig, left, labels["workload_step"], labels["bytes"])
     _label(fig, right, labels["workload_step"], labels["frag"])
