@@ -136,6 +136,14 @@ def test_make_lab_installs_the_lab_without_the_test_tools_and_opens_chapter_00(t
     assert commands[-1] == ".venv/bin/acl-lab lab"
 
 
+def test_make_site_installs_the_site_tools_and_builds_the_website(tmp_path):
+    commands = make_dry_run("site", tmp_path)
+    assert ".venv/bin/python -m pip install --quiet -e '.[site]'" in commands
+    assert commands[-1] == ".venv/bin/python tools/build_site.py"
+    header = (cli.CHECKOUT / "Makefile").read_text().split("\n\n")[0]
+    assert "# make site" in header
+
+
 def test_make_test_installs_the_test_tools_and_runs_pytest(tmp_path):
     commands = make_dry_run("test", tmp_path)
     assert ".venv/bin/python -m pip install --quiet -e '.[lab,test]'" in commands
