@@ -258,5 +258,11 @@ class Callbacks:
             self.cond.wait(min(left, 0.1) if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:
+        """The callback returned: the host has seen it end, so the host clock is at least
+        its task's end (set before the thread waiting for the stream goes on, so the
+        worker's next call starts at the same modeled time whichever thread runs first)."""
+        if report.task is not None and report.task.end_us > 0:
+            sched = self.rt.sched
+            sched.now_us = max(sched.now_us, report.task.end_us)
         report.done = True
         self.cond.notify_all()

@@ -102,7 +102,10 @@ class Scheduler:
     the stream had reached (deferred execution runs callbacks only then)."""
 
     def __init__(self):
-        self._host_us = 0.0                    # the host's modeled clock
+        #: the host's modeled clock, as ``now_us`` reads it outside a callback. A commit that
+        #: must not be interruptible writes it directly: one store, no call (``now_us`` is a
+        #: property, and a Ctrl-C can land on a call)
+        self.host_us = 0.0
         self._callback_us: dict[int, float] = {}   # thread -> its clock inside a callback
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
@@ -115,7 +118,7 @@ class Scheduler:
             at = self._callback_us.get(threads.get_ident())
             if at is not None:
                 return at
-        return self._host_us
+        return self.host_us
 
     @now_us.setter
     def now_us(self, value: float) -> None:
@@ -123,7 +126,7 @@ class Scheduler:
         if me is not None and me in self._callback_us:
             self._callback_us[me] = value
         else:
-            self._host_us = value
+            self.host_us = value
 
     @contextmanager
     def callback_clock(self, start_us: float):
