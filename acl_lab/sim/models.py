@@ -379,10 +379,11 @@ class OfflineModels:
                                    call=call, reason=e.message)) from None
             raise
         # committed without a call in between: an interrupt lands before or after, not inside
+        # (host_us, not the now_us property: a property is a call)
         self._next_id = lm.id
         self.loaded[lm.id] = lm
         ram.held += held
-        sched.now_us += load_us
+        sched.host_us += load_us
         return lm.id
 
     def _user_memory(self, call, what, given, need) -> Allocation | None:

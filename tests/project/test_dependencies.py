@@ -11,8 +11,13 @@ ROOT = Path(__file__).resolve().parents[2]
 NOT_PACKAGES = {"python", "pip"}
 
 
+#: conda-forge names of PyPI packages: matplotlib-base is matplotlib without a GUI toolkit
+CONDA_NAMES = {"matplotlib-base": "matplotlib"}
+
+
 def _name(spec: str) -> str:
-    return re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower()
+    name = re.split(r"[<>=!~ \[]", spec.strip(), maxsplit=1)[0].lower()
+    return CONDA_NAMES.get(name, name)
 
 
 def _conda(path: Path, pattern: str = r"^  - ([^:]+)$") -> set[str]:
