@@ -122,6 +122,7 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     data, static shapes), its inputs fixed, its description and sizes worked out."""
     try:
         model = om_graph.parse(onnx_bytes)
+        seeded = om_graph.give_seeds(model.graph)
         om_graph.check_ops(model.graph)
     except om_graph.GraphError as e:
         if e.op:
@@ -171,7 +172,8 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                                for o in graph.output) for g in gears)
         dynamic = om_dynamic.Gears(kind, axes, gears, per_gear)
         ins += (om_dynamic.mbatch_desc(kind),)
-    graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
+    graph_bytes = (model.SerializeToString() if fixed or seeded   # else unchanged: as given
+                   else onnx_bytes)
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
                         graph_bytes, facts.nodes, dynamic, aipp)
 

@@ -1,6 +1,6 @@
 """The ONNX graph inside an .om: one set of rules for `acl-lab atc` and for loading.
 
-- ``SUPPORTED_OPS``: the operators the simulated AI Core runs; atc refuses anything else and
+- ``check_ops``: the operators ATC converts (om/onnx_ops.py); atc refuses anything else and
   the loader refuses a graph that holds anything else (an edited .om).
 - ``inspect(model)``: checks the graph (operator set, domains, names, data, static shapes)
   and returns its ``Facts``: every tensor's shape, the work (feature map) and weight sizes
@@ -18,15 +18,9 @@ from dataclasses import dataclass
 from acl_lab.align import align_up
 from acl_lab.i18n import _
 from acl_lab.om.container import ACL_DTYPE, MEM_ALIGN, NUMPY_DTYPE
+from acl_lab.om.onnx_ops import RANDOM, SUPPORTED, WITH_SUBGRAPHS
 
-#: ONNX operators the simulated AI Core runs (anything else is refused, as ATC refuses an
-#: operator it has no parser or kernel for)
-SUPPORTED_OPS = frozenset({
-    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
-    "Div", "Dropout", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Identity",
-    "LeakyRelu", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape", "Sigmoid",
-    "Softmax", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze"})
-SMALL_TENSOR = 64          # elements: integer tensors this small keep their data (shapes, axes)
+SMALL_TENSOR = 64          # elements: tensors this small keep their data (shapes, axes, scales)
 MAX_NODES = 100_000
 
 
@@ -60,16 +54,46 @@ def parse(data) -> "onnx.ModelProto":
 
 
 def check_ops(graph) -> None:
-    """Every node is an operator of the default domain acl_lab runs, with no subgraphs."""
-    if len(graph.node) > MAX_NODES:
+    """Every node, and every node of an If's branches, is an operator of the default domain
+    that ATC converts (om/onnx_ops.py); a random one has its seed (give_seeds)."""
+    nodes = list(_nodes(graph))
+    if len(nodes) > MAX_NODES:
         raise GraphError(_("the graph has {count} nodes, more than {limit}").format(
-            count=len(graph.node), limit=MAX_NODES))
-    for node in graph.node:
-        if (node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx")
-                or any(a.g.node or a.graphs for a in node.attribute)):
+            count=len(nodes), limit=MAX_NODES))
+    for node in nodes:
+        name = node.name or (node.output[0] if node.output else "?")
+        if (node.op_type not in SUPPORTED or node.domain not in ("", "ai.onnx")
+                or (node.op_type not in WITH_SUBGRAPHS
+                    and any(a.g.node or a.graphs for a in node.attribute))):
             raise GraphError(_("operator {optype} of node {name} is not supported").format(
-                optype=node.op_type, name=node.name or (node.output[0] if node.output else "?")),
-                op=node.op_type, node=node.name or (node.output[0] if node.output else "?"))
+                optype=node.op_type, name=name), op=node.op_type, node=name)
+        if node.op_type in RANDOM and not any(a.name == "seed" for a in node.attribute):
+            raise GraphError(_("random operator {optype} of node {name} has no seed, so its "
+                               "numbers would differ from run to run; convert the model with "
+                               "acl-lab atc, which gives each one a seed").format(
+                                   optype=node.op_type, name=name))
+
+
+def _nodes(graph):
+    """The graph's nodes, then (depth first) those of its nodes' subgraphs."""
+    for node in graph.node:
+        yield node
+        for a in node.attribute:
+            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                yield from _nodes(sub)
+
+
+def give_seeds(graph) -> bool:
+    """Give each random operator without a ``seed`` one (its position: deterministic), as
+    atc compiles the model; True if any was given."""
+    from onnx import helper
+
+    given = False
+    for k, node in enumerate(_nodes(graph)):
+        if node.op_type in RANDOM and not any(a.name == "seed" for a in node.attribute):
+            node.attribute.append(helper.make_attribute("seed", float(k)))
+            given = True
+    return given
 
 
 def weight_bytes(tensor) -> int:
@@ -103,7 +127,7 @@ def skeleton(model, fixed: dict | None = None):
                 d.Clear()
                 d.dim_value = v
     for t in src.initializer:
-        if math.prod(t.dims) <= SMALL_TENSOR and t.data_type in (6, 7):   # int32 / int64
+        if math.prod(t.dims) <= SMALL_TENSOR:
             g.initializer.append(t)
         else:
             g.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
@@ -137,15 +161,18 @@ def inspect(model, fixed: dict | None = None) -> Facts:
     sk = skeleton(model, fixed)
     try:
         onnx.checker.check_model(sk)
-        inferred = shape_inference.infer_shapes(sk, strict_mode=True)
+        inferred = shape_inference.infer_shapes(sk, strict_mode=True, data_prop=True)
     except Exception as e:     # ValidationError, InferenceError: a graph onnx itself refuses
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise GraphError(_("not a valid ONNX model ({error}: {message})").format(
             error=type(e).__name__, message=first[:200])) from None
     shapes = {}
     ig = inferred.graph
-    for vi in list(ig.input) + list(ig.value_info) + list(ig.output):
+    for vi in ig.input:
         shapes[vi.name] = _shape(vi)
+    makers = {o: n for n in graph.node for o in n.output}
+    for vi in list(ig.value_info) + list(ig.output):
+        shapes[vi.name] = _shape(vi, makers.get(vi.name))
     produced = {o for n in graph.node for o in n.output if o}
     for name in produced:
         if name not in shapes:
@@ -157,9 +184,18 @@ def inspect(model, fixed: dict | None = None) -> Facts:
                  _peak(graph, shapes, inputs), len(graph.node))
 
 
-def _shape(vi) -> tuple:
+def _shape(vi, maker=None) -> tuple:
+    """(dims, aclDataType) of a tensor; GraphError if a dim is unknown: for an input, fix it
+    with --input_shape; for a tensor a node makes (``maker``), it depends on the data."""
     t = vi.type.tensor_type
     dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
+    if (not t.HasField("shape") or -1 in dims) and maker is not None:
+        raise GraphError(_("the shape of tensor {name} ({dims}, made by {optype} node "
+                           "{node}) depends on the data, so it is known only when the model "
+                           "runs; acl_lab builds offline models with static shapes. Replace "
+                           "the operator, or compute it on the host.").format(
+                               name=vi.name, dims=list(dims), optype=maker.op_type,
+                               node=maker.name or vi.name))
     if not t.HasField("shape") or -1 in dims:
         raise GraphError(_('{name} has a dynamic shape {dims}; fix it with '
                            '--input_shape="{name}:..." (acl_lab builds static models '
