@@ -149,9 +149,10 @@ def check_data(graph) -> int:
     return total
 
 
-def inspect(model, fixed: dict | None = None) -> Facts:
+def inspect(model, fixed: dict | None = None, fed=None) -> Facts:
     """Check ``model`` (its inputs given ``fixed`` dims, if any) and work out its Facts;
-    GraphError says what is wrong."""
+    GraphError says what is wrong. ``fed``: the inputs an execution feeds, where the graph's
+    inputs also hold weights (a skeleton's)."""
     import onnx
     from onnx import shape_inference
 
@@ -178,10 +179,21 @@ def inspect(model, fixed: dict | None = None) -> Facts:
         if name not in shapes:
             raise GraphError(_("the shape of tensor {name} cannot be inferred").format(
                 name=name))
-    inputs = {i.name for i in ig.input} - {t.name for t in graph.initializer}
+    inputs = (set(fed) if fed is not None else
+              {i.name for i in ig.input} - {t.name for t in graph.initializer})
     features = sum(align_up(_nbytes(shapes[v.name]), MEM_ALIGN) for v in ig.value_info)
     return Facts(shapes, max(features, MEM_ALIGN), weight,
                  _peak(graph, shapes, inputs), len(graph.node))
+
+
+def open_axes(model) -> dict:
+    """Each graph output's axes whose size the graph leaves open (it follows an input's open
+    dim: --input_shape_range), from shape inference with the open dims kept symbolic."""
+    from onnx import shape_inference
+
+    inferred = shape_inference.infer_shapes(skeleton(model), data_prop=True)
+    return {o.name: tuple(k for k, d in enumerate(o.type.tensor_type.shape.dim)
+                          if not d.HasField("dim_value")) for o in inferred.graph.output}
 
 
 def _shape(vi, maker=None) -> tuple:
@@ -242,11 +254,22 @@ def _scratch(node, shapes) -> int:
     return math.prod(wdims[1:]) * math.prod(odims[2:]) * NUMPY_DTYPE[dtype]().itemsize
 
 
+def widest(per_gear: list) -> Facts:
+    """The Facts of a model with gears, from each gear's: every tensor at its largest shape
+    among the gears (the first such gear's: what its buffer is sized for), the largest work
+    size and execution peak."""
+    first = per_gear[0]
+    shapes = {name: max((f.shapes[name] for f in per_gear), key=lambda s: math.prod(s[0]))
+              for name in first.shapes}
+    return Facts(shapes, max(f.work_size for f in per_gear), first.weight_size,
+                 max(f.peak_bytes for f in per_gear), first.nodes)
+
+
 def verify(m) -> Facts:
     """Check an .om's graph against its header (what atc would have written for it): the
     operators, the data, every shape (every gear's, for a dynamic model), the inputs' and
-    outputs' names, dims and types, and the work and weight sizes. Its Facts (at the largest
-    gear); GraphError says what differs."""
+    outputs' names, dims and types, and the work and weight sizes. Its Facts (over every
+    gear: widest); GraphError says what differs."""
     from acl_lab.om.dynamic import mbatch_desc
 
     model = parse(m.onnx_bytes)
@@ -254,20 +277,36 @@ def verify(m) -> Facts:
     graph_inputs = [i.name for i in model.graph.input if i.name not in weights]
     inputs, gears = m.inputs, m.dynamic
     if gears is not None:
-        if inputs[-1] != mbatch_desc(gears.kind):
+        if inputs[-1] != mbatch_desc(len(gears.gears[0])):
             raise GraphError(_("the header's {kind} {header} are not the graph's "
                                "{graph}").format(kind="inputs", header=[t.name for t in inputs],
                                                  graph=graph_inputs))
         inputs = inputs[:-1]
     before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
     inputs = tuple(before.get(t.name, t) for t in inputs)
-    fixed = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
-    for vi in model.graph.input:            # a gear's axes are open in the graph, no others
-        if vi.name in fixed:
+    opened = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
+    ranges = m.ranges
+    opened.update({n: ranges.probe(n) for n in (ranges.inputs if ranges else ())})
+    for vi in model.graph.input:      # a gear's axes, a range's open dims: open in the graph
+        if vi.name in opened:
             declared = tuple(d.dim_value if d.HasField("dim_value") else -1
                              for d in vi.type.tensor_type.shape.dim)
-            _same(vi.name, gears.reported(vi.name, fixed[vi.name]), 0, (declared, 0))
-    facts = inspect(model, fixed)
+            owner = gears if gears is not None else ranges
+            _same(vi.name, owner.reported(vi.name, opened[vi.name]), 0, (declared, 0))
+    if ranges is not None:
+        if open_axes(model) != {t.name: ranges.outputs.get(t.name, ()) for t in m.outputs}:
+            raise GraphError(_("the header's open output axes {header} are not the "
+                               "graph's").format(header=ranges.outputs))
+        facts = inspect(model, opened)
+    elif gears is None:
+        facts = inspect(model)
+    else:
+        per_gear = [inspect(model, {n: gears.dims(n, d, g) for n, d in opened.items()})
+                    for g in gears.gears]
+        for f, outs in zip(per_gear, gears.outputs):
+            for t, dims in zip(m.outputs, outs):
+                _same(t.name, dims, t.onnx_dtype, f.shapes[t.name])
+        facts = widest(per_gear)
     for kind, descs, names in (("inputs", inputs, graph_inputs),
                                ("outputs", m.outputs, [o.name for o in model.graph.output])):
         if [t.name for t in descs] != names:
@@ -276,17 +315,6 @@ def verify(m) -> Facts:
                                                  graph=names))
         for t in descs:
             _same(t.name, t.dims, t.onnx_dtype, facts.shapes[t.name])
-    if gears is not None:
-        largest = gears.largest()
-        for t in inputs:                     # buffers are sized for the largest gear
-            if t.name in gears.axes:
-                _same(t.name, t.dims, 0, (gears.dims(t.name, t.dims, gears.gears[largest]), 0))
-        for n, (gear, outs) in enumerate(zip(gears.gears, gears.outputs)):
-            at = {t.name: gears.dims(t.name, t.dims, gear) for t in inputs
-                  if t.name in gears.axes}
-            shapes = facts.shapes if n == largest else inspect(model, at).shapes
-            for t, dims in zip(m.outputs, outs):
-                _same(t.name, dims, t.onnx_dtype, shapes[t.name])
     if (m.work_size, m.weight_size, m.nodes) != (facts.work_size, facts.weight_size,
                                                  facts.nodes):
         raise GraphError(_("the header's sizes (work {work} B, weight {weight} B, {nodes} "
