@@ -124,7 +124,7 @@ class ModelRanges:
     def _facts_at(self, lm: LoadedModel, dims: dict):
         """The graph's facts at these input dims (worked out once per shape, a few kept)."""
         key = (lm.id, tuple(sorted(dims.items())))
-        cache = self.__dict__.setdefault("_range_facts", {})
+        cache = self.range_facts
         if key not in cache:
             try:
                 facts = om_graph.inspect(lm.graph, dims, fed=[t.name for t in lm.om.inputs])

@@ -116,6 +116,7 @@ class OfflineModels(ModelGears, ModelRanges):
         self.unloaded: set[int] = set()
         self._next = {DATABUF_BASE: 0, DATASET_BASE: 0, DESC_BASE: 0}
         self._next_id = 0
+        self.range_facts: dict = {}      # (model id, input dims) -> Facts (model_ranges.py)
 
     def _handle(self, base: int) -> int:
         self._next[base] += 1
