@@ -26,7 +26,8 @@ PAGE = ROOT / "docs" / "pyacl-coverage.md"
 def simulator_acl():
     """The simulator's traced ``acl`` in a session of its own."""
     from acl_lab.session import Session
-    return Session().load(backend="sim")
+    from acl_lab.sim.profiles import DEFAULT_PROFILE
+    return Session().load(backend="sim", profile=DEFAULT_PROFILE)
 
 
 def _label(ns: str) -> str:

@@ -177,10 +177,11 @@ def _pyacl_coverage() -> list[str]:
     """Per namespace, how many of the functions pyACL binds the simulator offers, and which
     it refuses on purpose (docs/pyacl-coverage.md names the missing ones)."""
     from acl_lab.session import Session
+    from acl_lab.sim.profiles import DEFAULT_PROFILE
     from acl_lab.spec import pyacl_functions as pf
 
-    table = pf.bound()
-    rows = pf.coverage(Session().load(backend="sim"), table)   # a session of its own
+    table = pf.bound()     # a session of its own; the calls offered do not vary by profile
+    rows = pf.coverage(Session().load(backend="sim", profile=DEFAULT_PROFILE), table)
     lines = [_("pyACL calls on the simulator (offered / bound by pyACL, hicann/runtime "
                "{commit})").format(commit=table.commit[:7])]
     lines += [_row(f"acl.{r.namespace}" if r.namespace else "acl",

@@ -75,12 +75,11 @@ def test_every_refusal_names_a_bound_call_and_explains_itself_in_both_languages(
 def test_doctor_prints_the_count_of_each_namespace_and_the_refusals():
     import io
     from acl_lab import cli
-    from acl_lab.session import Session
 
     out = io.StringIO()
     cli.doctor(out=out)
     text = out.getvalue()
-    rows = pf.coverage(Session().load(backend="sim"))
+    rows = pf.coverage(tool.simulator_acl())
     for r in rows:
         label = f"acl.{r.namespace}" if r.namespace else "acl"
         assert f"  {label}{' ' * (11 - len(label))}{len(r.offered)}/{len(r.names)}\n" in text
