@@ -146,6 +146,7 @@ def doctor(out=None) -> int:
 
     if found.ok:
         lines += _chapters_on_this_cann(found.module)
+    lines += _pyacl_coverage()
 
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     profile, profile_ok = _profile()
@@ -175,6 +176,28 @@ def doctor(out=None) -> int:
     if backend == "ascend" and not found.ok:
         print(_(HOW_TO_INSTALL).format(set_env=SET_ENV), file=out)
     return 0 if usable else 1
+
+
+def _pyacl_coverage() -> list[str]:
+    """Per namespace, how many of the functions pyACL binds the simulator offers, and which
+    it refuses on purpose (docs/pyacl-coverage.md names the missing ones)."""
+    from acl_lab.session import Session
+    from acl_lab.sim.profiles import DEFAULT_PROFILE
+    from acl_lab.spec import pyacl_functions as pf
+
+    table = pf.bound()     # a session of its own; the calls offered do not vary by profile
+    rows = pf.coverage(Session().load(backend="sim", profile=DEFAULT_PROFILE), table)
+    lines = [_("pyACL calls on the simulator (offered / bound by pyACL, hicann/runtime "
+               "{commit})").format(commit=table.commit[:7])]
+    lines += [_row(f"acl.{r.namespace}" if r.namespace else "acl",
+                   f"{len(r.offered)}/{len(r.names)}") for r in rows]
+    refused = [f"acl.{pf.qualified(r.namespace, n)} "
+               f"({pf.REFUSED[pf.qualified(r.namespace, n)].code})"
+               for r in rows for n in r.refused]
+    lines.append(_row(_("refused"), ", ".join(refused) if refused else
+                      _("none on purpose")))
+    lines.append(_row(_("missing"), _("listed in docs/pyacl-coverage.md")))
+    return lines
 
 
 def _chapters_on_this_cann(pyacl) -> list[str]:

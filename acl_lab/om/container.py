@@ -78,6 +78,7 @@ class OfflineModel:
     nodes: int
     dynamic: object = None
     aipp: tuple = ()
+    ranges: object = None      # om_dynamic.ShapeRanges of --input_shape_range
 
     def header(self) -> bytes:
         body = {"soc_version": self.soc_version, "work_size": self.work_size,
@@ -89,6 +90,8 @@ class OfflineModel:
             body["dynamic"] = self.dynamic.as_json()
         if self.aipp:
             body["aipp"] = [a.as_json() for a in self.aipp]
+        if self.ranges is not None:
+            body["ranges"] = self.ranges.as_json()
         header = json.dumps(body, sort_keys=True).encode()
         return _PREFIX.pack(MAGIC, VERSION, len(header)) + header
 
@@ -132,20 +135,25 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
     if not isinstance(soc, str) or not soc:
         raise _damaged("soc_version", soc)
     unknown = set(h) - {"soc_version", "work_size", "weight_size", "nodes", "model_length",
-                        "inputs", "outputs", "dynamic", "aipp"}
+                        "inputs", "outputs", "dynamic", "aipp", "ranges"}
     if unknown:
         raise _damaged(sorted(unknown)[0], h[sorted(unknown)[0]])
     inputs, outputs = _descs(h, "inputs"), _descs(h, "outputs")
-    dynamic = None
-    if "dynamic" in h:
+    dynamic = ranges = None
+    if "dynamic" in h or "ranges" in h:
         from acl_lab.om import dynamic as om_dynamic
         try:
-            dynamic = om_dynamic.from_header(h["dynamic"], inputs, outputs)
+            if "dynamic" in h:
+                dynamic = om_dynamic.from_header(h["dynamic"], inputs, outputs)
+            if "ranges" in h:
+                ranges = om_dynamic.ranges_from_header(h["ranges"], inputs, outputs)
         except ValueError as e:
-            raise _damaged(str(e), h["dynamic"]) from None
+            raise _damaged(str(e), h["dynamic" if "dynamic" in str(e) else "ranges"]) from None
+        if dynamic is not None and ranges is not None:
+            raise _damaged("ranges", h["ranges"])
     return OfflineModel(soc, inputs, outputs, _count(h, "work_size"),
                         _count(h, "weight_size"), b"", _count(h, "nodes"), dynamic,
-                        _aipp(h, inputs)), start
+                        _aipp(h, inputs), ranges), start
 
 
 def _aipp(h: dict, inputs: tuple) -> tuple:

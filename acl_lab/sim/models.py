@@ -34,12 +34,17 @@ from acl_lab.om import graph as om_graph
 from acl_lab.i18n import _
 from acl_lab.spec.snapshot_schema import OfflineModelRow
 from acl_lab.sim.memory import Allocation
+from acl_lab.sim.model_gears import ModelGears
+from acl_lab.sim.model_ranges import ModelRanges
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
 from acl_lab.sim.streams import Stream, Task
 
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
+#: the call that picks a gear of each kind (om/dynamic.py)
+SETTERS = {"batch": "acl.mdl.set_dynamic_batch_size", "hw": "acl.mdl.set_dynamic_hw_size",
+           "dims": "acl.mdl.set_input_dynamic_dims"}
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
 LOAD_COPIES = 3   # a load holds the graph's bytes, their parse, and the executor's copy
 HELD_COPIES = 2   # onnxruntime keeps the weights and, for convolutions, a reordered copy
@@ -73,6 +78,7 @@ class Dataset:
     handle: int
     buffers: list = field(default_factory=list)
     gear: tuple | None = None        # set by aclmdlSetDynamicBatchSize / HWSize
+    tensor_descs: dict = field(default_factory=dict)   # index -> aclTensorDesc it owns
 
 
 @dataclass(eq=False)
@@ -89,6 +95,7 @@ class LoadedModel:
     memory: str                        # "acl", "app" or "mixed": who allocated work/weight
     executions: int = 0
     gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
+    graph: object = None               # a shape-range model's skeleton (model_ranges.py)
 
 
 @dataclass(eq=False)
@@ -98,7 +105,7 @@ class Desc:
     model_id: int = 0
 
 
-class OfflineModels:
+class OfflineModels(ModelGears, ModelRanges):
     """Everything aclmdl* and aclDataBuffer of one simulated process."""
 
     def __init__(self, rt):
@@ -110,6 +117,7 @@ class OfflineModels:
         self.unloaded: set[int] = set()
         self._next = {DATABUF_BASE: 0, DATASET_BASE: 0, DESC_BASE: 0}
         self._next_id = 0
+        self.range_facts: dict = {}      # (model id, input dims) -> Facts (model_ranges.py)
 
     def _handle(self, base: int) -> int:
         self._next[base] += 1
@@ -167,7 +175,7 @@ class OfflineModels:
         return ds
 
     def destroy_dataset(self, ds: int) -> None:
-        self.dataset(ds, "aclmdlDestroyDataset")
+        self.drop_tensor_descs(self.dataset(ds, "aclmdlDestroyDataset"))
         del self.datasets[ds]      # its data buffers live on: destroy them yourself
 
     # ----- aclmdlDesc ----------------------------------------------------------------------
@@ -191,61 +199,6 @@ class OfflineModels:
     def get_desc(self, handle: int, model_id: int) -> None:
         d = self.desc(handle, "aclmdlGetDesc", filled=False)
         d.model, d.model_id = self.model(model_id, "aclmdlGetDesc").om, model_id
-
-    def cur_output_dims(self, handle: int, index: int, call: str) -> tuple:
-        """aclmdlGetCurOutputDims: the output's dims at the gear last set on the model (the
-        largest gear's, or a static model's, before any)."""
-        t = self.tensor(handle, index, True, call)
-        d = self.descs[handle]
-        lm, gears = self.loaded.get(d.model_id), d.model.dynamic
-        if gears is None or lm is None or lm.gear is None:
-            return t.dims
-        return gears.outputs[gears.gears.index(lm.gear)][index]
-
-    def set_gear(self, call: str, model_id: int, ds: int, index: int, gear: tuple) -> None:
-        """aclmdlSetDynamicBatchSize / aclmdlSetDynamicHWSize (hicann/ge model.cpp, then
-        ge_executor.cc SetDynamicBatchSize / SetDynamicImageSize): the gear is checked
-        against the model's, written into the dataset's buffer ``index`` (the
-        ascend_mbatch_shape_data input) and used by the next executions of that dataset."""
-        d = self.dataset(ds, call)
-        if 0 in gear:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: a gear value of 0 is invalid; use one of the model's "
-                             "gears (acl.mdl.get_dynamic_batch / get_dynamic_hw).").format(
-                               call=call))
-        if index >= len(d.buffers) or self.buffer(d.buffers[index], call).addr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: the dataset has no data buffer with an address at index "
-                             "{index}. Give the {name} input (acl.mdl.get_input_index_by_name) "
-                             "a buffer of get_input_size_by_index bytes first.").format(
-                               call=call, index=index, name=om_dynamic.TENSOR_NAME))
-        b = self.buffer(d.buffers[index], call)
-        if b.size < 4 * len(gear):
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,
-                           _("{call}: the buffer at index {index} is {size} B; the gear needs "
-                             "at least {need} B.").format(call=call, index=index, size=b.size,
-                                                          need=4 * len(gear)))
-        lm = self.model(model_id, call)
-        gears = lm.om.dynamic
-        if gears is None or len(gears.gears[0]) != len(gear) or gear not in gears.gears:
-            have = _("none: the model is static") if gears is None else [
-                list(g) if len(g) > 1 else g[0] for g in gears.gears]
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
-                           _("{call}: {gear} is not a gear of model {model_id} (its gears: "
-                             "{gears}). Pick one of them (acl.mdl.get_dynamic_batch / "
-                             "get_dynamic_hw).").format(
-                               call=call, gear=list(gear) if len(gear) > 1 else gear[0],
-                               model_id=model_id, gears=have))
-        width = 8 if b.size >= 8 * len(gear) else 4
-        data = np.array(gear, np.uint64 if width == 8 else np.uint32).view(np.uint8)
-        a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}", call,
-                                       code=C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID)
-        self.rt.memory.ram.need(a.fresh_bytes(b.addr - a.ptr, data.size), call)
-
-        def writer(view):
-            view[:] = data
-        a.write(b.addr - a.ptr, data.size, writer, call)
-        d.gear = lm.gear = gear
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclmdlDestroyDesc", filled=False)
@@ -368,7 +321,9 @@ class OfflineModels:
             lm = LoadedModel(self._next_id + 1, desc, ctx.device,
                              user[0] or taken[0], user[1] or taken[1],
                              tuple(a for a in taken if a is not None), session,
-                             facts.peak_bytes, held, memory)
+                             facts.peak_bytes, held, memory,
+                             graph=om_graph.skeleton(om_graph.parse(m.onnx_bytes))
+                             if m.ranges is not None else None)
         except BaseException as e:     # no memory, or interrupted: give back what was taken
             for a in taken:
                 if a is not None:
@@ -456,21 +411,27 @@ class OfflineModels:
                                  "stay allocated until acl.mdl.unload; nothing ran.").format(
                                    call=call, model_id=model_id, memory=_memory_name(what),
                                    ptr=f"0x{a.ptr:x}"))
-        in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
-        out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
+        descs, peak = (lm.om.inputs, lm.om.outputs), lm.peak_bytes
+        if lm.om.ranges is not None:         # shapes from the dataset's tensor descriptions
+            *descs, peak = self.range_shapes(call, lm, ins)
+        in_places = self._places(call, "input", ins, descs[0], stream is None, lm.device)
+        out_places = self._places(call, "output", outs, descs[1], stream is None, lm.device)
         gears = lm.om.dynamic
         if gears is not None and ins.gear not in gears.gears:
             raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
                            _("{call}: model {model_id} has gears and no gear was set on this "
-                             "input dataset. Call acl.mdl.set_dynamic_batch_size (or "
-                             "set_dynamic_hw_size) with the index of {name} first.").format(
-                               call=call, model_id=model_id, name=om_dynamic.TENSOR_NAME))
-        self.rt.memory.ram.need(lm.peak_bytes, call, _("one execution's tensors"))
+                             "input dataset. Call {setter} with the index of {name} "
+                             "first.").format(call=call, model_id=model_id,
+                                              name=om_dynamic.TENSOR_NAME,
+                                              setter=SETTERS[gears.kind]))
+        self.rt.memory.ram.need(peak, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
             self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
         else:
             self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
+        if lm.om.ranges is not None:
+            self.set_output_descs(outs, descs[1])
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
