@@ -1,0 +1,2 @@
+"""placeholder"""
+ROWS = {}
