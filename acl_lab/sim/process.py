@@ -17,6 +17,8 @@ from acl_lab.sim.capture import CaptureManager
 from acl_lab.i18n import _
 from acl_lab.spec.memory_rules import ALLOCATORS, c_name
 from acl_lab.sim.single_op.runtime import SingleOps
+from acl_lab.sim.single_op.custom import CustomOps
+from acl_lab.sim.single_op.dump_args import DumpArgs
 from acl_lab.sim.kernels import Kernels
 from acl_lab.sim.kernel_args import KernelArgs
 from acl_lab.sim.allocators import Allocators
@@ -81,6 +83,8 @@ class Process:
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self.plog = AppLog()                  # aclAppLog lines (the plog files of CANN)
         self.single_ops = SingleOps(self)     # acl.op: tensor descs, attrs, op models
+        self.custom_ops = CustomOps(self)     # acl.op: kernels and compile functions
+        self.dump_args = DumpArgs(self)       # aclopStartDumpArgs
         self.kernels, self.kernel_args = Kernels(self), KernelArgs(self)  # kernel binaries
         self.allocators, self.ipc = Allocators(self), IpcMemory(self)  # descs, IPC keys
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
@@ -621,6 +625,8 @@ class Process:
             "offline_models": self.models.snapshot(),
             "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
+            "kernel_binaries": self.kernels.snapshot(), "kernel_args": self.kernel_args.snapshot(),
+            "stream_allocators": self.allocators.snapshot(), "ipc_keys": self.ipc.snapshot(),
         }
 
 
