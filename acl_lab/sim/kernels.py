@@ -27,6 +27,7 @@ from acl_lab.spec.memory_rules import host_readable
 BLOB_BASE, BINARY_BASE, FUNCTION_BASE = 0xB400_0000, 0xB000_0000, 0xB100_0000
 STEP = 0x40
 MAX_BINARY = 64 << 20            # a kernel object is a few MB at most; larger is refused
+READ_STEP = 1 << 20
 CODE_OFFSET = 0xA0_0000_0000     # where a device's loaded kernel code is placed (modeled)
 CODE_SPAN = 1 << 20               # modeled device code addresses a binary spans
 
@@ -63,7 +64,13 @@ class Function:
         return kernel_rules.MAX_PARAM_CNT if self.cpu else kernel_rules.USER_ARGS_MAX_NUM
 
 
-def read_binary_file(path: str, call: str) -> bytes:
+def _unreadable(call: str, path: str, e: OSError) -> SimError:
+    return SimError(C.ACL_ERROR_RT_PARAM_INVALID, _(
+        "{call}: {path} cannot be read ({reason}). Pass the path of the kernel's .o "
+        "file.").format(call=call, path=repr(path), reason=e.strerror or e))
+
+
+def read_binary_file(path: str, call: str, ram) -> bytes:
     """The bytes of the regular file at ``path`` (at most MAX_BINARY); SimError otherwise.
     Opened without blocking and checked on the open descriptor, so a FIFO or a device is
     refused before anything is read. (The kit's shared bounded reader, support/files.py,
@@ -72,9 +79,7 @@ def read_binary_file(path: str, call: str) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as e:
-        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _(
-            "{call}: {path} cannot be read ({reason}). Pass the path of the kernel's .o "
-            "file.").format(call=call, path=repr(path), reason=e.strerror or e)) from None
+        raise _unreadable(call, path, e) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BINARY:
@@ -82,9 +87,13 @@ def read_binary_file(path: str, call: str) -> bytes:
                 "{call}: {path} is not a kernel binary the runtime reads: it is not a regular "
                 "file, or it is larger than {limit} B.").format(
                     call=call, path=repr(path), limit=MAX_BINARY))
+        ram.need(info.st_size, call, _("a copy of the binary"))
         chunks, total = [], 0
         while total <= MAX_BINARY:
-            chunk = os.read(fd, MAX_BINARY + 1 - total)
+            try:
+                chunk = os.read(fd, min(READ_STEP, MAX_BINARY + 1 - total))
+            except OSError as e:        # e.g. /proc/self/mem: regular, yet no bytes to read
+                raise _unreadable(call, path, e) from None
             if not chunk:
                 break
             chunks.append(chunk)
@@ -170,7 +179,7 @@ class Kernels:
         opts = kernel_rules.load_options(call, options, from_file=True)
         if opts.cpu_mode == 0:      # an AI CPU binary of its .json only (SetCpuBinInfo)
             return self._register(None, path, opts, call)
-        data = read_binary_file(path, call)
+        data = read_binary_file(path, call, self.rt.memory.ram)
         return self._register(None if opts.cpu_mode is not None else data, path, opts, call)
 
     def load_data(self, data: int, length: int, options,

@@ -20,7 +20,8 @@ ELFCLASS64 = 2
 SHT_SYMTAB = 2
 STT_FUNC, STB_GLOBAL, STV_HIDDEN = 2, 1, 2
 HEADER, SECTION, SYMBOL = 64, 64, 24       # ELF64 sizes in bytes
-MAX_SYMBOLS = 1 << 16                     # more than any kernel object holds
+MAX_SYMBOLS = 1 << 16                     # symbols read in all, more than any kernel object
+MAX_NAME = 4096                           # bytes of one symbol name read, longer is cut
 
 
 class BinaryError(ValueError):
@@ -43,6 +44,7 @@ def kernel_symbols(data: bytes) -> dict[str, int]:
     sections = [struct.unpack_from(order + "IIQQQQIIQQ", data, shoff + i * shentsize)
                 for i in range(shnum)]
     kernels: dict[str, int] = {}
+    budget = MAX_SYMBOLS        # so a file of many tables over the same bytes stays cheap
     for _name, kind, _f, _a, offset, size, link, _i, _al, entsize in sections:
         if kind != SHT_SYMTAB:
             continue
@@ -52,14 +54,17 @@ def kernel_symbols(data: bytes) -> dict[str, int]:
         lo, hi = strings[4], strings[4] + strings[5]
         if hi > len(data):
             raise BinaryError(_("its string table runs past the end of the file"))
-        for at in range(offset, offset + min(size // entsize, MAX_SYMBOLS) * entsize, entsize):
+        count = min(size // entsize, budget)
+        budget -= count
+        for at in range(offset, offset + count * entsize, entsize):
             name, info, other, _shndx, value, _size = struct.unpack_from(order + "IBBHQQ",
                                                                          data, at)
             if info & 0xF != STT_FUNC or info >> 4 != STB_GLOBAL or other & 3 == STV_HIDDEN \
                     or name == 0 or lo + name >= hi:
                 continue
-            end = data.find(b"\0", lo + name, hi)
-            label = data[lo + name:hi if end < 0 else end].decode("utf-8", "replace")
+            stop = min(hi, lo + name + MAX_NAME)
+            end = data.find(b"\0", lo + name, stop)
+            label = data[lo + name:stop if end < 0 else end].decode("utf-8", "replace")
             if label:
                 kernels[label] = value
     if not kernels:
