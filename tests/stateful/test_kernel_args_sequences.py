@@ -86,9 +86,9 @@ class ArgumentLists(RuleBasedStateMachine):
             self.used = offset + len(data)
 
     @rule(data=payloads)
-    def append_fifty(self, data):
+    def append_many(self, data):
         """Reaches the 128-parameter limit within a short sequence."""
-        for _ in range(50):
+        for _ in range(rules.MAX_PARAM_CNT + 2):
             self.append(data)
 
     @rule()
@@ -163,6 +163,6 @@ class ArgumentLists(RuleBasedStateMachine):
         acl_lab.reset()
 
 
-ArgumentLists.TestCase.settings = settings(max_examples=60, stateful_step_count=40,
+ArgumentLists.TestCase.settings = settings(max_examples=40, stateful_step_count=30,
                                            deadline=None)
 TestArgumentLists = ArgumentLists.TestCase
