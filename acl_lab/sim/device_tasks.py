@@ -13,6 +13,8 @@ its modeled time.
 from __future__ import annotations
 
 import struct
+import threading
+import time
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from acl_lab.sim.simerror import SimError, TaskFailed
 from acl_lab.sim.streams import Task
 from acl_lab.spec import dtypes, rt_features
 from acl_lab.spec.memory_rules import ACCEPTED_KINDS, kind_name
+from acl_lab.support import interrupts
 
 MEMCPY_KIND_MAX = 8            # RT_MEMCPY_KIND_MAX (pkg_inc/runtime/runtime/mem_base.h)
 MAX_D2D = 4 << 30              # MAX_MEMCPY_SIZE_OF_D2D (core/inc/spec/base_info.hpp)
@@ -34,6 +37,10 @@ REDUCE_NAMES = {C.ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: "SUM", C.ACL_RT_MEMCPY_SDMA_
                 C.ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL: "EQUAL"}
 WAIT_NAMES = {C.ACL_STREAM_WAIT_VALUE_GEQ: "GEQ", C.ACL_STREAM_WAIT_VALUE_EQ: "EQ",
               C.ACL_STREAM_WAIT_VALUE_AND: "AND", C.ACL_STREAM_WAIT_VALUE_NOR: "NOR"}
+#: longest a value wait waits (real seconds) for another thread to queue the write it waits
+#: for (official sample memory/9 starts the writer a second after the wait); a device would
+#: wait for ever, the kernel must not
+VALUE_WAIT_LIMIT_S = 10.0
 DESC = struct.Struct("<IIIIQQ")     # rtMemcpyAddrInfo: resv0..2, len, src, dst (32 bytes)
 
 
@@ -187,11 +194,20 @@ def _holds(flag: int, current: int, value: int) -> bool:
             C.ACL_STREAM_WAIT_VALUE_NOR: ~(current | value) & (1 << 64) - 1 != 0}[flag]
 
 
+def _another_thread_may_write() -> bool:
+    """Is another thread of the program alive, which may still queue the write? (Not a daemon
+    thread: Jupyter's own are daemons, and a lone notebook cell must not wait.)"""
+    me = threading.current_thread()
+    return any(t is not me and t.is_alive() and not t.daemon for t in threading.enumerate())
+
+
 def value_wait(rt, addr: int, value: int, flag: int, stream: int,
                call: str = "aclrtValueWait") -> None:
     """The stream waits until the 64-bit value at ``addr`` satisfies ``flag`` against
-    ``value``. Work queued on other streams runs, task by task, until it does; if nothing
-    left would make it hold, the task fails instead of waiting forever as the device would."""
+    ``value``. Work queued on other streams runs, task by task, until it does; then, while
+    another thread of the program lives, it waits (lock released) for that thread to queue
+    the write, at most VALUE_WAIT_LIMIT_S; after that the task fails instead of waiting for
+    ever as the device would."""
     s, a = _value_target(rt, addr, stream, call)
     if flag not in WAIT_NAMES:
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _(
@@ -204,18 +220,24 @@ def value_wait(rt, addr: int, value: int, flag: int, stream: int,
         return int.from_bytes(here.tobytes(), "little")
 
     def run() -> None:
-        sched = rt.sched
+        sched, deadline = rt.sched, None
         while not _holds(flag, current(), value):
             other = next((o for o in sched.queued_streams() if o is not s and o.pending
                           and o.pending[0] not in sched.running), None)
-            if other is None:
+            if other is not None:
+                sched.run_until(other, other.pending[0].seq)
+                continue
+            deadline = deadline or time.monotonic() + VALUE_WAIT_LIMIT_S
+            if not _another_thread_may_write() or time.monotonic() > deadline:
                 raise TaskFailed(C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, _(
                     "{call}: stream {stream} waits for the value at {ptr} to be {cond} {value}, "
-                    "and nothing queued will ever write it so: on a device this wait never "
-                    "ends. Write the value first (acl.rt.value_write on another stream, or a "
-                    "copy).").format(call=call, stream=f"0x{s.handle:x}", ptr=f"0x{addr:x}",
-                                     cond=WAIT_NAMES[flag], value=value))
-            sched.run_until(other, other.pending[0].seq)
+                    "and nothing queued writes it so (nor did another thread within {limit:g} "
+                    "s): on a device this wait never ends. Write the value first "
+                    "(acl.rt.value_write on another stream, or a copy).").format(
+                        call=call, stream=f"0x{s.handle:x}", ptr=f"0x{addr:x}",
+                        cond=WAIT_NAMES[flag], value=value, limit=VALUE_WAIT_LIMIT_S))
+            interrupts.checkpoint()
+            threading.Condition(rt.lock).wait(0.05)     # the lock released: others go on
     _issue(rt, s, "value_wait", 8, run, (a,), {"ptr": addr, "value": value}, call)
 
 
