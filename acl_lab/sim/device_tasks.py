@@ -228,14 +228,17 @@ def value_wait(rt, addr: int, value: int, flag: int, stream: int,
                 sched.run_until(other, other.pending[0].seq)
                 continue
             deadline = deadline or time.monotonic() + VALUE_WAIT_LIMIT_S
-            if not _another_thread_may_write() or time.monotonic() > deadline:
+            alone = not _another_thread_may_write()
+            if alone or time.monotonic() > deadline:
                 raise TaskFailed(C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, _(
                     "{call}: stream {stream} waits for the value at {ptr} to be {cond} {value}, "
-                    "and nothing queued writes it so (nor did another thread within {limit:g} "
-                    "s): on a device this wait never ends. Write the value first "
+                    "and {reason}: on a device this wait never ends. Write the value first "
                     "(acl.rt.value_write on another stream, or a copy).").format(
                         call=call, stream=f"0x{s.handle:x}", ptr=f"0x{addr:x}",
-                        cond=WAIT_NAMES[flag], value=value, limit=VALUE_WAIT_LIMIT_S))
+                        cond=WAIT_NAMES[flag], value=value,
+                        reason=_("nothing queued writes it so") if alone else
+                        _("no other thread queued such a write within {limit:g} s").format(
+                            limit=VALUE_WAIT_LIMIT_S)))
             interrupts.checkpoint()
             threading.Condition(rt.lock).wait(0.05)     # the lock released: others go on
     _issue(rt, s, "value_wait", 8, run, (a,), {"ptr": addr, "value": value}, call)
