@@ -26,11 +26,18 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     model_ranges.py shape-range models, a dataset's tensor descriptions
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
+    kernels.py      kernel binaries (aclrtBinaryLoad*) and the functions in them
+    kernel_args.py  kernel argument lists; kernel launches (checked, then refused: no AI Core)
+    device_tasks.py cache maintenance, reduce, value write / wait, copies by descriptor
+    allocators.py   external allocator descriptors registered on streams
+    ipc.py          IPC memory by key, both sides in one process
+    blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran
     media/          acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC
-    single_op/      acl.op: single operators compiled by acl-lab atc --singleop
+    single_op/      acl.op: single operators compiled by acl-lab atc --singleop, custom
+                    operators from kernels, shape inference, operator dumps
 
 Examples (written by tools/call_map.py; every call: docs/call-map.md):
 
