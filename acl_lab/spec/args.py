@@ -47,5 +47,17 @@ def _bounded(low: int, high: int, ctype: str):
 
 
 i32 = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
+i64 = _bounded(_I64_MIN, -_I64_MIN, "int64_t")    # dims ("L")
 u32 = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
 u64 = _bounded(0, _U64, "uint64_t")
+
+
+def out_of_range_code(c_name: str) -> int:
+    """The code a C function of ACL gives an argument value it cannot take: the runtime's
+    own (aclrt*, aclmdlRI*: ACL_ERROR_RT_PARAM_INVALID, errcode_manage.cc), aclnn's
+    (ACLNN_ERR_PARAM_INVALID), else ACL's ACL_ERROR_INVALID_PARAM."""
+    if c_name.startswith(("aclrt", "aclmdlRI")):
+        return C.ACL_ERROR_RT_PARAM_INVALID
+    if c_name.startswith("aclnn"):
+        return C.ACLNN_ERR_PARAM_INVALID
+    return C.ACL_ERROR_INVALID_PARAM
