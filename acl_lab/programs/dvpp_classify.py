@@ -168,9 +168,22 @@ def main():
     sample = Classify(0, sys.argv[1])
     sample.init_resource()
     for path in sys.argv[2:]:
-        sample.process(path)
+        if is_picture_file(path):
+            sample.process(path)
     sample.release_resource()
     return 0
+
+
+MAX_PICTURE_BYTES = 32 << 20       # a JPEG JPEGD decodes (at most 8192 x 8192) is smaller
+
+
+def is_picture_file(path):
+    """A regular file of at most MAX_PICTURE_BYTES (not a pipe, a device or a huge file)."""
+    import os
+    if os.path.isfile(path) and os.path.getsize(path) <= MAX_PICTURE_BYTES:
+        return True
+    print("{}: not a picture file of at most {} bytes, skipped".format(path, MAX_PICTURE_BYTES))
+    return False
 
 
 if __name__ == "__main__":
