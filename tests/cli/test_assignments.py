@@ -68,7 +68,11 @@ def test_source_notebook_has_a_solution_and_a_locked_grade_cell_per_exercise(tre
             exercises.solution(ex_id).code
         assert not any(exercises.PLACEHOLDER.match(line) for line in lines)
         assert lines[-1].startswith(f'exercises.check("{ex_id}"')
-        assert f'exercises.last("{ex_id}") or exercises.check("{ex_id}"' in _src(grade)
+        # the grade cell checks again, with a fresh copy of the check: never exercises.last()
+        args = lines[-1][len(f'exercises.check("{ex_id}"'):]
+        assert f'run_module("acl_lab.exercises.grading")["grade"]("{ex_id}"{args}' \
+            in _src(grade)
+        assert "exercises.last" not in _src(grade) and "exercises.check" not in _src(grade)
         assert _src(grade).splitlines()[-1].startswith("assert _result")
     # every other cell is the chapter's own, outputs cleared
     assert not _tagged(nb, "exercise")
