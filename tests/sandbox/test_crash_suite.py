@@ -462,10 +462,12 @@ def watched(argv, env, cwd=None, timeout: float = 120, preexec=None, stdin=None)
         if stdin is not None:
             proc.stdin.write(stdin)
             proc.stdin.close()
+        seen = 0.0            # the child's own high-water mark (VmHWM), as last read
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
+            seen = max(seen, _status_mib(proc.pid, "VmHWM:"))
             if _rss_mib(proc.pid) > WATCHDOG_MIB or time.monotonic() - t0 > timeout:
                 proc.kill()
             time.sleep(0.02)
@@ -475,15 +477,19 @@ def watched(argv, env, cwd=None, timeout: float = 120, preexec=None, stdin=None)
         # its own high-water mark: ru_maxrss also counts what it shared with this (large)
         # process between fork and exec
         peak = float(output.rsplit("PEAK_RSS_MIB", 1)[1].split()[0]) \
-            if "PEAK_RSS_MIB" in output else usage.ru_maxrss / 1024
+            if "PEAK_RSS_MIB" in output else seen or usage.ru_maxrss / 1024
         return proc.returncode, peak, output, time.monotonic() - t0
 
 
 def _rss_mib(pid: int) -> float:
+    return _status_mib(pid, "VmRSS:")
+
+
+def _status_mib(pid: int, field: str) -> float:
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
