@@ -28,8 +28,9 @@ PACKAGE = "acl_lab.exercises"
 
 @contextlib.contextmanager
 def _fresh_package():
-    """A fresh ``acl_lab.exercises`` (and fresh chapter modules when imported) in
-    sys.modules inside the block; the learner's modules are back after it."""
+    """A fresh ``acl_lab.exercises`` in sys.modules inside the block (its modules, the
+    framework's and the chapters', made anew as they are imported); the learner's modules
+    are back after it."""
     saved = {name: sys.modules.pop(name) for name in list(sys.modules)
              if name == PACKAGE or name.startswith(PACKAGE + ".")}
     try:
@@ -50,9 +51,10 @@ def grade(exercise_id: str, *args, **kwargs):
     arguments; its ``acl`` is replaced by the kit's own). Truthy when it passed."""
     from acl_lab.session import SESSION
 
-    with _fresh_package() as framework:
-        importlib.import_module(f"{PACKAGE}.ch{exercise_id.split('.')[0]}")
-        check = framework._spec(exercise_id).check
+    with _fresh_package():
+        registry = importlib.import_module(f"{PACKAGE}.registry")
+        checking = importlib.import_module(f"{PACKAGE}.checking")
+        check = registry.spec(exercise_id).check
         if args and next(iter(inspect.signature(check).parameters), "") == "acl":
             args = (SESSION.current()[1], *args[1:])
-        return framework._run(exercise_id, None, *args, **kwargs)
+        return checking._run(exercise_id, None, *args, **kwargs)

@@ -19,6 +19,7 @@ import threading
 import time
 import traceback
 from collections import deque
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from acl_lab import constants as C
@@ -49,11 +50,17 @@ class Report:
     block: bool
     delivered: bool = False     # handed to the thread (a stream task re-run after Ctrl-C
     done: bool = False          # must not hand it over twice)
+    task: Task | None = None    # its task on the stream: when the stream reached it
+    sched: object = None        # the scheduler whose clock the callback's calls run on
 
     @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
+        issued = self.task is not None and self.task.end_us > 0    # not one a capture recorded
+        clock = (self.sched.callback_clock(self.task.start_us) if issued and self.sched
+                 else nullcontext())
         try:
-            self.fn(self.user_data)
+            with clock:         # its calls happen when the stream reached it, in modeled time
+                self.fn(self.user_data)
         except Exception:       # a failing callback must not take the thread down
             print("[acl_lab] " + _("a callback raised:") + "\n" + traceback.format_exc(),
                   file=sys.stderr)
@@ -153,10 +160,11 @@ class Callbacks:
                              "acl.rt.process_report(timeout) and bind it with "
                              "acl.rt.subscribe_report(thread_id, stream) first.").format(
                                call=call, stream=f"0x{s.handle:x}"))
-        report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK)
-        self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
-                              run=lambda: self._deliver(s, report),
-                              detail={"block": report.block}), call)
+        report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK,
+                        sched=self.rt.sched)
+        report.task = self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
+                                            run=lambda: self._deliver(s, report),
+                                            detail={"block": report.block}), call)
 
     def _deliver(self, s: Stream, report: Report) -> None:
         """The stream reached the callback: hand it to the subscribed thread (and, for a
@@ -226,6 +234,8 @@ class Callbacks:
         while True:
             interrupts.checkpoint()
             if self.ended:
+                if getattr(threading.current_thread(), "acl_lab_process", None) is self.rt:
+                    raise SystemExit    # a start_thread worker ends quietly with its process
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
@@ -234,6 +244,7 @@ class Callbacks:
                 self.cond.wait(grace - time.monotonic())
                 continue
             if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
+                self.cond.wait(0.001)   # a loop on an unsubscribed thread leaves others a turn
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
@@ -250,5 +261,11 @@ class Callbacks:
             self.cond.wait(min(left, 0.1) if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:
+        """The callback returned: the host has seen it end, so the host clock is at least
+        its task's end (set before the thread waiting for the stream goes on, so the
+        worker's next call starts at the same modeled time whichever thread runs first)."""
+        if report.task is not None and report.task.end_us > 0:
+            sched = self.rt.sched
+            sched.now_us = max(sched.now_us, report.task.end_us)
         report.done = True
         self.cond.notify_all()

@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from acl_lab import constants as C
-from acl_lab.spec.args import i64
+from acl_lab.spec import dtypes
+from acl_lab.spec.args import i64_arg
 from acl_lab.spec.dtypes import NUMPY, name as dtype_name
 from acl_lab.i18n import _, join_sentences
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Task
 from acl_lab.om.op_kernels import KERNELS
 from acl_lab.om.op_model import OpModel, TensorSpec
@@ -62,13 +64,12 @@ class Desc:
         return count >= _SIZE_T or count * self._item() >= _SIZE_T
 
     def _item(self) -> int:
-        from acl_lab.sim.api import data_type_size
-        return data_type_size(self.dtype)
+        return dtypes.size(self.dtype)
 
     def __setattr__(self, name, value):
         if name == "dims":       # made by aclCreateTensorDesc, changed by aclSetTensorShape
             call = "aclSetTensorShape" if hasattr(self, "dims") else "aclCreateTensorDesc"
-            value = tuple(i64(call, "dims", d) for d in value)
+            value = tuple(i64_arg(call, "dims", d) for d in value)
         super().__setattr__(name, value)
 
     def spec(self) -> TensorSpec:
@@ -150,16 +151,11 @@ class SingleOps:
         return d.handle
 
     def desc(self, handle: int, call: str) -> Desc:
-        d = self.descs.get(handle)
-        if d is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, (
-                _("{call}: the tensor description is NULL. Pass the handle "
-                  "acl.create_tensor_desc returned.") if handle == 0 else
-                _("{call}: {handle} is not a live aclTensorDesc (destroyed, or never created); "
-                  "on real hardware this reads freed memory. Pass the handle "
-                  "acl.create_tensor_desc returned.")).format(call=call,
-                                                              handle=f"0x{handle:x}"))
-        return d
+        return handles.live(self.descs, handle, call, _(
+            "{call}: {handle} is not a live aclTensorDesc (destroyed, or never created); on "
+            "real hardware this reads freed memory. Pass the handle acl.create_tensor_desc "
+            "returned."), _("{call}: the tensor description is NULL. Pass the handle "
+                            "acl.create_tensor_desc returned."))
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclDestroyTensorDesc")
@@ -199,13 +195,9 @@ class SingleOps:
         return a.handle
 
     def attr(self, handle: int, call: str) -> Attr:
-        a = self.attrs.get(handle)
-        if a is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {handle} is not a live aclopAttr (destroyed, or never "
-                             "created). Pass the handle acl.op.create_attr returned.").format(
-                               call=call, handle=f"0x{handle:x}"))
-        return a
+        return handles.live(self.attrs, handle, call, _(
+            "{call}: {handle} is not a live aclopAttr (destroyed, or never created). Pass the "
+            "handle acl.op.create_attr returned."))
 
     def destroy_attr(self, handle: int) -> None:
         self.attr(handle, "aclopDestroyAttr")
@@ -293,6 +285,16 @@ class SingleOps:
                                call=call, what=what, block=a.describe()))
         return a, b.addr - a.ptr, need
 
+    def cast(self, src: int, src_buffer: int, dst: int, dst_buffer: int, truncate: bool,
+             stream: int, call: str) -> None:
+        """aclopCast: the Cast operator with the attributes cast_op.cpp builds."""
+        dst_type = self.desc(dst, call).dtype
+        src_desc = self.desc(src, call)
+        attrs = {"truncate": ("bool", truncate), "dst_type": ("int", dst_type)}
+        model = self.match("Cast", [src_desc], [self.desc(dst, call)], attrs, call)
+        self.launch(model, [src_desc], (src_buffer,), [self.desc(dst, call)], (dst_buffer,),
+                    stream, call)
+
     def launch(self, model: OpModel, in_descs, in_bufs, out_descs, out_bufs,
                stream_handle: int, call: str) -> None:
         if len(in_descs) != len(in_bufs) or len(out_descs) != len(out_bufs):
@@ -372,13 +374,9 @@ class SingleOps:
         return h.handle
 
     def handle(self, handle: int, call: str) -> Handle:
-        h = self.handles.get(handle)
-        if h is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {handle} is not a live aclopHandle (destroyed, or never "
-                             "created). Use the handle acl.op.create_handle returned.").format(
-                               call=call, handle=f"0x{handle:x}"))
-        return h
+        return handles.live(self.handles, handle, call, _(
+            "{call}: {handle} is not a live aclopHandle (destroyed, or never created). Use the "
+            "handle acl.op.create_handle returned."))
 
     def destroy_handle(self, handle: int) -> None:
         self.handle(handle, "aclopDestroyHandle")
