@@ -228,6 +228,9 @@ ACL_FORMAT_FRACTAL_NZ_C0_2 = 52
 ACL_FORMAT_FRACTAL_NZ_C0_4 = 53
 ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
 
+# --- limits of a description (#defines in hicann/ge inc/external/acl/acl_mdl.h) ---
+ACL_MAX_DIM_CNT = 128
+
 # --- aclError codes (acl_base_rt.h, "static const int") ---
 ACL_SUCCESS = 0
 ACL_ERROR_NONE = 0  # deprecated alias of ACL_SUCCESS

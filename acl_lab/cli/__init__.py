@@ -323,6 +323,10 @@ def copies(kind: str, out: Path, chapters: list[str] | None, notebooks: Path | N
     except (FileNotFoundError, ValueError) as e:
         print(f"acl-lab {kind}: {e}", file=sys.stderr)
         return 2
+    except OSError as e:         # OUT is a file, or a folder that cannot be written
+        print(_("acl-lab {command}: cannot write {path}: {reason}").format(
+            command=kind, path=e.filename or out, reason=e.strerror or e), file=sys.stderr)
+        return 2
     for path in written:
         print(_("wrote {path}").format(path=path))
     if kind == "assignments":
@@ -335,6 +339,7 @@ def run(program: str, args: list[str], profile: str | None, json_path: Path | No
         strict: bool) -> int:
     """`acl-lab run`: the program's own exit status (1 if it raised), its report on stderr."""
     from acl_lab.run import run_program
+    from acl_lab.run.program import tell, uninterrupted
 
     if not Path(program).is_file():
         print(_("acl-lab run: {program} is not a file").format(program=program),
@@ -348,13 +353,21 @@ def run(program: str, args: list[str], profile: str | None, json_path: Path | No
             print(f"acl-lab run: {e}", file=sys.stderr)
             return 2
     report = run_program(program, args, profile)
-    sys.stdout.flush()
-    print(report.render(), file=sys.stderr)
-    if json_path is not None:
-        json_path.write_text(json.dumps(report.as_json(), indent=1, ensure_ascii=False),
-                             encoding="utf-8")
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        sys.stdout.flush()               # the program's output first (it may have closed it)
+    with uninterrupted():
+        tell(report.render())
+        if json_path is not None:
+            try:
+                json_path.write_text(json.dumps(report.as_json(), indent=1, ensure_ascii=False),
+                                     encoding="utf-8")
+            except OSError as e:
+                tell(_("acl-lab run: cannot write {path}: {reason}").format(
+                    path=json_path, reason=e.strerror or e))
     if report.status in ("exception", "stopped"):
         return 1
+    if report.status == "interrupted":
+        return 130                      # as Python's own exit after Ctrl-C (128 + SIGINT)
     if report.status.startswith("exit "):
         return int(report.status.split()[1])
     return 1 if strict and report.findings() else 0

@@ -26,6 +26,7 @@ from acl_lab import exercises as _exercises
 from acl_lab.exercises.registry import spec as exercise_spec
 from acl_lab.exercises.solutions import translated
 from acl_lab.i18n import _, get_language, join_list, set_language
+from acl_lab.support import files
 
 CHECK = re.compile(r'^exercises\.check\("(?P<id>\d\d\.\d+)"(?P<args>.*)\)\s*$')
 NBGRADER_SCHEMA = 3
@@ -45,7 +46,7 @@ class Exercise:
 
 
 def _source(cell: dict) -> str:
-    src = cell["source"]
+    src = cell.get("source", "")
     return "".join(src) if isinstance(src, list) else src
 
 
@@ -78,7 +79,7 @@ def exercises_of(nb: dict) -> list[Exercise]:
     for cell in nb["cells"]:
         if "exercise" not in _tags(cell):
             continue
-        last = _source(cell).rstrip().splitlines()[-1]
+        last = (_source(cell).rstrip().splitlines() or [""])[-1]
         match = CHECK.match(last)
         if match is None:
             raise ValueError(_("exercise cell does not end with its check: {line}").format(
@@ -118,8 +119,8 @@ def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool) -> di
 
 def assignment_cells(ex: Exercise) -> list[dict]:
     """The solution cell and the locked grade cell that replace an exercise cell. The grade
-    cell asserts the result of the solution cell's own check (``exercises.last``), and runs
-    the check itself only if the learner removed that line."""
+    cell runs the check again itself, a fresh copy of it, on what the simulated process and
+    its trace show (acl_lab.exercises.grading): nothing the learner's cell can set passes it."""
     task, before, pad, after = _split(ex)
     own = [pad + line if line.strip() else line for line in ex.code.splitlines()]
     lines = [*task, *before, f"{pad}### BEGIN SOLUTION", *own, f"{pad}### END SOLUTION",
@@ -128,10 +129,14 @@ def assignment_cells(ex: Exercise) -> list[dict]:
     meta["nbgrader"] = _nbgrader(f"{ex.grade_id}_solution", solution=True, grade=False,
                                  locked=False)
     answer = _code_cell(f"{ex.grade_id}_solution", "\n".join(lines), meta)
+    arguments = CHECK.match(ex.check)["args"]          # ", acl, blocks"
     grade = _code_cell(ex.grade_id, "\n".join([
-        _("# Graded: exercise {id} passed its check ({points} point).").format(
+        _("# Graded: exercise {id} ({points} point), checked again here by a fresh copy of "
+          "its check, from what the simulated process and its trace show.").format(
             id=ex.id, points=POINTS),
-        f'_result = exercises.last("{ex.id}") or {ex.check}',
+        "import runpy",
+        f'_result = runpy.run_module("acl_lab.exercises.grading")["grade"]("{ex.id}"'
+        f'{arguments})',
         "assert _result, repr(_result)"]),
         {"nbgrader": _nbgrader(ex.grade_id, solution=False, grade=True, locked=True)})
     return [answer, grade]
@@ -186,8 +191,28 @@ def _write(nb: dict, path: Path) -> Path:
     return path
 
 
+#: a chapter notebook is a few MiB with its pictures
+NOTEBOOK_LIMIT = 64 << 20
+
+
+def _text_or_lines(value) -> bool:
+    return isinstance(value, str) or isinstance(value, list) and all(
+        isinstance(line, str) for line in value)
+
+
 def _read(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
+    """The notebook at ``path``; ValueError saying why it is not one."""
+    try:
+        nb = files.parse_json(files.read(path, NOTEBOOK_LIMIT))
+    except files.Refused as why:
+        raise ValueError(_("{path} cannot be read as a notebook: {reason}").format(
+            path=path, reason=why)) from None
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("metadata", {}), dict)
+            and _text_or_lines(c.get("source", "")) for c in cells):
+        raise ValueError(_("{path} is not a notebook (no list of cells)").format(path=path))
+    return nb
 
 
 def write_student(notebooks: Path, out: Path, only: list[str] | None = None) -> list[Path]:

@@ -69,9 +69,8 @@ def check(exercise_id: str, *args, **kwargs) -> Result:
 
 
 def last(exercise_id: str) -> Result | None:
-    """The result of the latest check of ``exercise_id`` in this process, None before any:
-    an nbgrader grade cell asserts the result of the exercise cell's own check with it
-    (acl_lab.cli.assignments) rather than checking a second time."""
+    """The result of the latest check of ``exercise_id`` in this process, None before any.
+    (A grade cell does not trust it, nor anything else a cell can set: grading.py.)"""
     return _LAST.get(exercise_id)
 
 

@@ -9,10 +9,18 @@ E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only O
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
 The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
 lines are ATC's own words, which scripts look for, and stay as ATC prints them.
+
+atc reads only the files its flags name, each a regular file of bounded size
+(support/files.py): a model up to ``model_limit()`` (protobuf's 2 GiB, and a third of the
+host-RAM budget, since a conversion holds about three copies), a config up to 1 MiB, a
+single-op description up to 64 MiB. A graph keeping tensor data in other files (ONNX
+external data) is refused (om/graph.py). An output that cannot be written is an E10001 of
+--output, as ATC reports it.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from dataclasses import replace
@@ -22,7 +30,9 @@ from acl_lab import constants as C
 from acl_lab.om import aipp as om_aipp
 from acl_lab.om import dynamic as om_dynamic
 from acl_lab.om import graph as om_graph
+from acl_lab.support import files
 from acl_lab.support.argparse_i18n import ArgumentParser, translate
+from acl_lab.support.host_budget import current_budget
 from acl_lab.i18n import _
 from acl_lab.om.container import OfflineModel, TensorDesc
 
@@ -31,6 +41,9 @@ SOC_VERSION = re.compile(r"^Ascend(310|310B[1-4]|310P[1-7]|910|910[AB]|910B[1-4]
 FORMATS = {"NCHW": C.ACL_FORMAT_NCHW, "NHWC": C.ACL_FORMAT_NHWC, "ND": C.ACL_FORMAT_ND}
 OUTPUT_TYPES = {"FP32": C.ACL_FLOAT, "FP16": C.ACL_FLOAT16, "UINT8": C.ACL_UINT8}
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+PROTOBUF_LIMIT = (2 << 30) - 1     # a protobuf message (an ONNX model) is under 2 GiB
+CONFIG_LIMIT = 1 << 20
+DESCRIPTION_LIMIT = 64 << 20
 SUCCESS = "ATC run success, welcome to the next use."
 
 
@@ -118,10 +131,24 @@ def convert(args: argparse.Namespace) -> tuple[Path, OfflineModel]:
         raise _invalid("input_format", args.input_format, _("use NCHW, NHWC or ND"))
     if args.output_type and args.output_type not in OUTPUT_TYPES:
         raise _invalid("output_type", args.output_type, _("use FP32, FP16 or UINT8"))
-    path = Path(args.model)
-    if not path.is_file():
-        raise _invalid("model", args.model, _("the file does not exist or cannot be read."))
-    return Path(f"{args.output}.om"), build(path.read_bytes(), args)
+    return Path(f"{args.output}.om"), build(_read("model", args.model, model_limit()), args)
+
+
+def model_limit() -> int:
+    """The largest ONNX file atc reads: protobuf's limit, and a third of the host-RAM budget
+    (the file, its parse and the graph written out)."""
+    return min(PROTOBUF_LIMIT, current_budget()[0] // 3)
+
+
+def _read(flag: str, path: str, limit: int) -> bytes:
+    """The bytes of the file --``flag`` names; E10001 saying why it cannot be read."""
+    if not os.path.lexists(path):
+        raise _invalid(flag, path, _("the file does not exist or cannot be read."))
+    try:
+        return files.read(path, limit)
+    except files.Refused as why:
+        raise _invalid(flag, path, _("the file cannot be read: {reason}.").format(
+            reason=why)) from None
 
 
 def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
@@ -200,12 +227,9 @@ def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
     """--insert_op_conf: the static AIPP of each aipp_op block, checked against the graph."""
     if not args.insert_op_conf:
         return ()
-    path = Path(args.insert_op_conf)
-    if not path.is_file():
-        raise _invalid("insert_op_conf", args.insert_op_conf,
-                       _("the file does not exist or cannot be read."))
+    text = _read("insert_op_conf", args.insert_op_conf, CONFIG_LIMIT).decode("utf-8", "replace")
     try:
-        blocks = om_aipp.parse(path.read_text(encoding="utf-8", errors="replace"))
+        blocks = om_aipp.parse(text)
         if gears:
             raise om_aipp.AippError(_("acl_lab does not combine AIPP with dynamic shapes "
                                       "(gears or shape ranges)"))
@@ -343,14 +367,29 @@ def single_operators(args: argparse.Namespace) -> None:
     if not SOC_VERSION.match(args.soc_version):
         raise _invalid("soc_version", args.soc_version,
                        _("not a supported SoC, e.g. Ascend310, Ascend310P3, Ascend910B3"))
-    path = Path(args.singleop)
-    if not path.is_file():
-        raise _invalid("singleop", args.singleop, _("the file does not exist or cannot be "
-                                                    "read."))
+    text = _read("singleop", args.singleop, DESCRIPTION_LIMIT).decode("utf-8", "replace")
     try:
-        compile_description(path, Path(args.output))
+        compile_description(text, Path(args.output))
     except DescriptionError as e:
         raise _invalid("singleop", args.singleop, str(e)) from None
+    except OSError as e:
+        raise _unwritable(args.output, e) from None
+
+
+def _unwritable(output: str, error: OSError) -> AtcError:
+    return _invalid("output", output, _("it cannot be written: {reason}.").format(
+        reason=error.strerror or error))
+
+
+def _write(target: Path, om: OfflineModel) -> None:
+    """The .om at ``target``: header, then the graph (no joined copy)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(om.header())
+            f.write(om.onnx_bytes)
+    except OSError as e:
+        raise _unwritable(os.fspath(target), e) from None
 
 
 def main(argv: list[str] | None = None, out=None) -> int:
@@ -361,10 +400,7 @@ def main(argv: list[str] | None = None, out=None) -> int:
             single_operators(args)
         else:
             target, om = convert(args)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as f:       # header, then the graph: no joined copy
-                f.write(om.header())
-                f.write(om.onnx_bytes)
+            _write(target, om)
     except AtcError as e:
         print(e, file=out)
         print(FAILED, file=out)

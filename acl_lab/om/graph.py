@@ -2,6 +2,11 @@
 
 - ``check_ops``: the operators ATC converts (om/onnx_ops.py); atc refuses anything else and
   the loader refuses a graph that holds anything else (an edited .om).
+- ``check_self_contained(model)``: every tensor's data is inside the model. ONNX can keep a
+  tensor's bytes in another file ("external data": an initializer, a Constant node's value,
+  a sparse tensor), found relative to the working directory when the model is run from
+  bytes; neither atc nor a load reads a file the learner did not name, so such a model is
+  refused.
 - ``inspect(model)``: checks the graph (operator set, domains, names, data, static shapes)
   and returns its ``Facts``: every tensor's shape, the work (feature map) and weight sizes
   atc writes and aclmdlQuerySize reports, and the host RAM one execution needs at its peak.
@@ -96,6 +101,48 @@ def give_seeds(graph) -> bool:
     return given
 
 
+def _tensors(model):
+    """(where, TensorProto) of every tensor a model holds: initializers, sparse
+    initializers, and node attributes (a Constant's value) in the graph, its subgraphs and
+    the model's local functions."""
+    def in_nodes(nodes, where):
+        for node in nodes:
+            label = f"{where}{node.op_type} {node.name or (node.output[0] if node.output else '?')}"
+            for a in node.attribute:
+                if a.HasField("t"):
+                    yield label, a.t
+                yield from ((label, t) for t in a.tensors)
+                for sparse in ([a.sparse_tensor] if a.HasField("sparse_tensor") else []) + \
+                        list(a.sparse_tensors):
+                    yield label, sparse.values
+                    yield label, sparse.indices
+                for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    yield from in_graph(g, label + " / ")
+
+    def in_graph(graph, where=""):
+        yield from ((f"{where}{t.name}", t) for t in graph.initializer)
+        for sparse in graph.sparse_initializer:
+            yield f"{where}{sparse.values.name}", sparse.values
+            yield f"{where}{sparse.indices.name}", sparse.indices
+        yield from in_nodes(graph.node, where)
+
+    yield from in_graph(model.graph)
+    for f in model.functions:
+        yield from in_nodes(f.node, f"{f.name} / ")
+
+
+def check_self_contained(model) -> None:
+    """GraphError unless every tensor's data is inside the model (no external data)."""
+    for where, t in _tensors(model):
+        if t.data_location == 1 or len(t.external_data):     # TensorProto.EXTERNAL
+            location = next((e.value for e in t.external_data if e.key == "location"), "")
+            raise GraphError(_("tensor {name} keeps its data outside the model, in the file "
+                               "{location}: the simulator reads only the model you name. "
+                               "Save the model with its data inside (onnx.save_model(model, "
+                               "path, save_as_external_data=False)).").format(
+                                   name=where, location=repr(location)))
+
+
 def weight_bytes(tensor) -> int:
     """Bytes of one initializer, from its dims and type (its data is not read)."""
     dtype = ACL_DTYPE.get(tensor.data_type)
@@ -139,9 +186,6 @@ def check_data(graph) -> int:
     total = 0
     for t in graph.initializer:
         n = weight_bytes(t)
-        if t.data_location == 1:     # EXTERNAL: a file beside the model the .om does not hold
-            raise GraphError(_("weight {name} is stored outside the model file").format(
-                name=t.name))
         if t.HasField("raw_data") and len(t.raw_data) != n:
             raise GraphError(_("weight {name} holds {have} B, its dims say {need} B").format(
                 name=t.name, have=len(t.raw_data), need=n))
@@ -158,6 +202,7 @@ def inspect(model, fixed: dict | None = None, fed=None) -> Facts:
 
     graph = model.graph
     check_ops(graph)
+    check_self_contained(model)
     weight = check_data(graph)
     sk = skeleton(model, fixed)
     try:

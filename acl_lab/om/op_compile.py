@@ -44,9 +44,10 @@ def _check(model: OpModel) -> None:
                                          computed=list(np.shape(value))))
 
 
-def compile_description(description: Path, output: Path) -> list[Path]:
-    """Write one .om per operator of ``description`` into the folder ``output``."""
-    models = parse_description(description.read_text(encoding="utf-8"))
+def compile_description(description: str, output: Path) -> list[Path]:
+    """Write one .om per operator of the description text into the folder ``output``
+    (DescriptionError: the description; OSError: the folder)."""
+    models = parse_description(description)
     for m in models:
         _check(m)
     output.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ The description is a JSON list of operators, each ``{"op": "Add", "input_desc": 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,15 +82,52 @@ def _freeze(value):
 
 
 def parse_model(data: bytes) -> OpModel | None:
-    """The operator of a single-op .om, or None if ``data`` is not one."""
+    """The operator of a single-op .om, or None if ``data`` is not one: not the magic, not
+    JSON, or any field not of the type ``to_bytes`` writes (what GE's ParseOpModel refuses,
+    aclopSetModelDir skips)."""
     if not data.startswith(MAGIC):
         return None
-    d = json.loads(data[len(MAGIC):])
-    specs = lambda items: tuple(TensorSpec(t["dtype"], t["format"], tuple(t["dims"]),
-                                           None if t["const"] is None
-                                           else bytes.fromhex(t["const"])) for t in items)
-    return OpModel(d["op"], specs(d["inputs"]), specs(d["outputs"]),
-                   tuple((n, k, _freeze(v)) for n, k, v in d["attrs"]))
+    try:
+        d = json.loads(data[len(MAGIC):])
+        return OpModel(_text(d["op"]), _specs(d["inputs"]), _specs(d["outputs"]),
+                       tuple(_attr(a) for a in _list(d["attrs"])))
+    except (ValueError, RecursionError, KeyError, TypeError):
+        return None
+
+
+_I64 = 1 << 63
+
+
+def _list(value) -> list:
+    if not isinstance(value, list):
+        raise TypeError(value)
+    return value
+
+
+def _text(value) -> str:
+    if not isinstance(value, str) or not value:
+        raise TypeError(value)
+    return value
+
+
+def _specs(items) -> tuple:
+    out = []
+    for t in _list(items):
+        dtype, fmt, dims, const = t["dtype"], t["format"], _list(t["dims"]), t["const"]
+        if dtype not in NUMPY or fmt not in FORMATS.values() or dtype.__class__ is not int \
+                or fmt.__class__ is not int or len(dims) > C.ACL_MAX_DIM_CNT \
+                or any(d.__class__ is not int or not -_I64 <= d < _I64 for d in dims):
+            raise TypeError(t)
+        out.append(TensorSpec(dtype, fmt, tuple(dims),
+                              None if const is None else bytes.fromhex(_text(const))))
+    return tuple(out)
+
+
+def _attr(entry):
+    name, kind, value = _list(entry)
+    if kind not in ATTR_TYPES:
+        raise TypeError(kind)
+    return _text(name), kind, _freeze(canonical_attr(kind, value))
 
 
 def _tensor(op: str, where: str, t) -> TensorSpec:
@@ -97,20 +135,25 @@ def _tensor(op: str, where: str, t) -> TensorSpec:
         raise DescriptionError(_("{op}: each entry of {where} must be an object with format, "
                                  "shape and type").format(op=op, where=where))
     kind, fmt, shape = t.get("type"), t.get("format", "ND"), t.get("shape")
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         raise DescriptionError(_("{op}: {where} type {value} is not one of {names}").format(
-            op=op, where=where, value=repr(kind), names=", ".join(sorted(TYPES))))
-    if fmt not in FORMATS:
+            op=op, where=where, value=json.dumps(kind), names=", ".join(sorted(TYPES))))
+    if not isinstance(fmt, str) or fmt not in FORMATS:
         raise DescriptionError(_("{op}: {where} format {value} is not one of {names}").format(
-            op=op, where=where, value=repr(fmt), names=", ".join(FORMATS)))
-    if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
+            op=op, where=where, value=json.dumps(fmt), names=", ".join(FORMATS)))
+    if not isinstance(shape, list) or len(shape) > C.ACL_MAX_DIM_CNT or not all(
+            d.__class__ is int and 0 <= d < _I64 for d in shape):
         raise DescriptionError(_("{op}: {where} shape must be a list of non-negative integers "
                                  "(static shapes only), not {value}").format(
-                                     op=op, where=where, value=json.dumps(shape)))
+                                     op=op, where=where, value=json.dumps(shape)[:80]))
     const = None
     if t.get("is_const"):
-        values = np.asarray(t.get("const_value", []), NUMPY[TYPES[kind]])
-        if values.size != int(np.prod(shape, dtype=np.int64)):
+        try:
+            values = np.asarray(t.get("const_value", []), NUMPY[TYPES[kind]])
+        except (ValueError, TypeError, OverflowError):
+            raise DescriptionError(_("{op}: {where} const_value must be a flat list of {type} "
+                                     "values").format(op=op, where=where, type=kind)) from None
+        if values.size != math.prod(shape):
             raise DescriptionError(_("{op}: {where} const_value has {count} value(s) for shape "
                                      "{shape}").format(op=op, where=where, count=values.size,
                                                        shape=shape))
@@ -118,12 +161,22 @@ def _tensor(op: str, where: str, t) -> TensorSpec:
     return TensorSpec(TYPES[kind], FORMATS[fmt], tuple(shape), const)
 
 
+def _entries(op: str, item: dict, key: str) -> list:
+    """The list an operator's ``key`` holds (none: empty)."""
+    value = item.get(key, [])
+    if not isinstance(value, list):
+        raise DescriptionError(_("{op}: {key} must be a list, not {value}").format(
+            op=op, key=key, value=json.dumps(value)[:80]))
+    return value
+
+
 def parse_description(text: str) -> list[OpModel]:
     """The operators of an ATC single-op description; DescriptionError says what is wrong."""
     try:
         items = json.loads(text)
-    except ValueError as e:
-        raise DescriptionError(_("the file is not valid JSON ({reason})").format(reason=e)) \
+    except (ValueError, RecursionError) as e:
+        reason = _("nested too deeply") if isinstance(e, RecursionError) else e
+        raise DescriptionError(_("the file is not valid JSON ({reason})").format(reason=reason)) \
             from None
     if isinstance(items, dict):
         items = [items]
@@ -134,23 +187,24 @@ def parse_description(text: str) -> list[OpModel]:
         op = item.get("op") if isinstance(item, dict) else None
         if not isinstance(op, str) or not op:
             raise DescriptionError(_("every operator needs \"op\": its type, such as \"Add\""))
-        ins = [_tensor(op, f"input_desc[{i}]", t) for i, t in enumerate(item.get("input_desc",
-                                                                                  []))]
-        outs = [_tensor(op, f"output_desc[{i}]", t) for i, t in enumerate(item.get("output_desc",
-                                                                                    []))]
+        ins = [_tensor(op, f"input_desc[{i}]", t)
+               for i, t in enumerate(_entries(op, item, "input_desc"))]
+        outs = [_tensor(op, f"output_desc[{i}]", t)
+                for i, t in enumerate(_entries(op, item, "output_desc"))]
         attrs = {}
-        for a in item.get("attr", []):
+        for a in _entries(op, item, "attr"):
             kind = a.get("type") if isinstance(a, dict) else None
-            if kind not in ATTR_TYPES or not isinstance(a.get("name"), str) or "value" not in a:
+            if not isinstance(kind, str) or kind not in ATTR_TYPES or \
+                    not isinstance(a.get("name"), str) or "value" not in a:
                 raise DescriptionError(_("{op}: each attr needs a name, a value and a type "
                                          "among {types}").format(op=op,
                                                                  types=", ".join(ATTR_TYPES)))
             try:
                 attrs[a["name"]] = (kind, canonical_attr(kind, a["value"]))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise DescriptionError(_("{op}: attr {name} value {value} is not a {kind}")
                                        .format(op=op, name=a["name"],
-                                               value=json.dumps(a["value"]), kind=kind)) \
+                                               value=json.dumps(a["value"])[:80], kind=kind)) \
                     from None
         out.append(OpModel(op, tuple(ins), tuple(outs),
                            tuple(sorted((n, k, v) for n, (k, v) in attrs.items()))))

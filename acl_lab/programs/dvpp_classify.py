@@ -162,15 +162,24 @@ class Classify(object):
 
 
 def main():
+    import os
     if len(sys.argv) < 3:
         print("usage: python dvpp_classify.py MODEL.om PICTURE.jpg ...")
         return 2
     sample = Classify(0, sys.argv[1])
     sample.init_resource()
     for path in sys.argv[2:]:
-        sample.process(path)
+        # a regular file of a JPEG's size, not a pipe, a device or a huge file
+        if os.path.isfile(path) and os.path.getsize(path) <= MAX_PICTURE_BYTES:
+            sample.process(path)
+        else:
+            print("{}: not a picture file of at most {} bytes, skipped".format(
+                path, MAX_PICTURE_BYTES))
     sample.release_resource()
     return 0
+
+
+MAX_PICTURE_BYTES = 32 << 20       # a JPEG JPEGD decodes (at most 8192 x 8192) is smaller
 
 
 if __name__ == "__main__":

@@ -38,7 +38,19 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("acl_lab"):
+        _check_profile(config.getoption("acl_lab_profile"))
         config.pluginmanager.register(Simulated(config), "acl_lab_simulated")
+
+
+def _check_profile(name: str | None) -> None:
+    """An unknown --acl-lab-profile is a usage error pytest reports in one line."""
+    from acl_lab.sim.profiles import get_profile
+
+    if name is not None:
+        try:
+            get_profile(name)
+        except ValueError as e:
+            raise pytest.UsageError(f"--acl-lab-profile: {e}") from None
 
 
 class Simulated:

@@ -12,8 +12,8 @@ from acl_lab.run.watch import Failure
 @dataclass
 class Report:
     program: str
-    status: str                   # "completed", "exit 2", "exception"
-    error: str = ""               # the exception that ended the program, one line
+    status: str                   # "completed", "exit 2", "exception", "interrupted", "stopped"
+    error: str = ""               # what ended it, one line: the exception, or the signal
     calls: int = 0
     failures: list = field(default_factory=list)      # [Failure]
     dropped_failures: int = 0
@@ -50,7 +50,9 @@ class Report:
 
     def render(self) -> str:
         lines = [_("── acl-lab run report: {program} ──").format(program=self.program)]
-        ended = {"completed": _("ran to completion")}.get(self.status, self.status)
+        ended = {"completed": _("ran to completion"),
+                 "interrupted": _("interrupted (Ctrl-C)"),
+                 "stopped": _("stopped by a signal")}.get(self.status, self.status)
         lines.append(_("ended: {how}").format(how=ended) + (f" ({self.error})" if self.error
                                                             else ""))
         lines.append(_("calls: {calls}, modeled time {ms:.3f} ms").format(

@@ -20,7 +20,8 @@ from sortedcontainers import SortedDict
 
 from acl_lab.support import pyodide as wasm
 from acl_lab.errors import SimulatorLimit
-from acl_lab.sim.hostram import STALE, HostRam, mib
+from acl_lab.sim.hostram import STALE, HostRam
+from acl_lab.support.host_budget import mib
 from acl_lab.i18n import _
 from acl_lab.sim.storage import LazyStorage, fill_garbage
 

@@ -23,7 +23,8 @@ from acl_lab.spec.memory_rules import ALLOCATORS, KEEP_DROPPED_BYTES, c_name, co
 from acl_lab.align import RUNTIME_ALIGN, align32_footprint, align_up
 from acl_lab.support.freelist import FreeList
 from acl_lab.sim.profiles import GiB, MiB, PoolSpec, Profile
-from acl_lab.sim.hostram import HostRam, mib
+from acl_lab.sim.hostram import HostRam
+from acl_lab.support.host_budget import mib
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.extents import storage_for
 

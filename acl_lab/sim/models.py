@@ -33,6 +33,7 @@ from acl_lab.om import dynamic as om_dynamic
 from acl_lab.om import graph as om_graph
 from acl_lab.i18n import _
 from acl_lab.spec.snapshot_schema import OfflineModelRow
+from acl_lab.support import files
 from acl_lab.sim.memory import Allocation
 from acl_lab.sim.model_gears import ModelGears
 from acl_lab.sim.model_ranges import ModelRanges
@@ -222,19 +223,24 @@ class OfflineModels(ModelGears, ModelRanges):
     def read_file(self, path, call: str, graph: bool = True) -> om.OfflineModel:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"{call}: modelPath must be a str, not {type(path).__name__}")
-        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        try:        # a regular file (support/files: never a FIFO or a device), any size:
+            fd, size = files.open_regular(path, 1 << 62)    # only its header is read first
+        except files.Refused:
+            fd, size = None, 0
+        if not size:
+            if fd is not None:
+                os.close(fd)
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID,
                            _("{call}: model file {path} does not exist or is empty. Check the "
                              "path (relative to the working directory {cwd}) and convert the "
                              "model with `acl-lab atc` first.").format(
                                call=call, path=repr(os.fspath(path)),
                                cwd=repr(os.path.basename(os.getcwd()))))
-        with open(path, "rb") as f:
+        with os.fdopen(fd, "rb") as f:
             def read(offset: int, n: int) -> bytes:
                 f.seek(offset)
                 return f.read(n)
-            return self._read(os.fstat(f.fileno()).st_size, read, call, graph,
-                              path=os.fspath(path))
+            return self._read(size, read, call, graph, path=os.fspath(path))
 
     def read_mem(self, ptr: int, size: int, call: str, graph: bool = True) -> om.OfflineModel:
         if ptr == 0:

@@ -31,7 +31,8 @@ import numpy as np
 from acl_lab.errors import SimulatorLimit
 from acl_lab.i18n import _
 from acl_lab.support.sorted_keys import SortedKeys
-from acl_lab.sim.hostram import STALE, HostRam, mib
+from acl_lab.sim.hostram import STALE, HostRam
+from acl_lab.support.host_budget import mib
 
 CHUNK = 64 * 1024
 BIG_BLOCK = 1 << 20          # allocations this big get their own mapping

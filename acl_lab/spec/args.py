@@ -53,8 +53,20 @@ def _bounded(low: int, high: int, ctype: str):
 
 
 i32_arg = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "i"
+i64_arg = _bounded(_I64_MIN, -_I64_MIN, "int64_t")    # one dim of a description
 u32_arg = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
 u64_arg = _bounded(0, _U64, "uint64_t")
+
+
+def out_of_range_code(c_name: str) -> int:
+    """The code a C function of ACL gives an argument value it cannot take: the runtime's
+    own (aclrt*, aclmdlRI*: ACL_ERROR_RT_PARAM_INVALID, errcode_manage.cc), aclnn's
+    (ACLNN_ERR_PARAM_INVALID), else ACL's ACL_ERROR_INVALID_PARAM."""
+    if c_name.startswith(("aclrt", "aclmdlRI")):
+        return C.ACL_ERROR_RT_PARAM_INVALID
+    if c_name.startswith("aclnn"):
+        return C.ACLNN_ERR_PARAM_INVALID
+    return C.ACL_ERROR_INVALID_PARAM
 
 
 def ints_arg(call: str, name: str, values) -> tuple:
@@ -132,7 +144,8 @@ path = Reader(path_arg)          # const char *path
 function = Reader(function_arg)  # a Python callable (callbacks)
 number = Reader(number_arg)      # a float or int value
 
-__all__ = ["int_arg", "size_arg", "ptr_arg", "i32_arg", "u32_arg", "u64_arg", "ints_arg",
+__all__ = ["int_arg", "size_arg", "ptr_arg", "i32_arg", "i64_arg", "u32_arg", "u64_arg", "ints_arg",
            "handles_arg", "text_arg", "path_arg", "function_arg", "number_arg", "Reader",
+           "out_of_range_code",
            "i32", "u32", "u64", "i64", "size", "ptr", "ints", "handles", "text", "path",
            "function", "number"]

@@ -155,3 +155,20 @@ def test_reset_ends_captures_and_destroys_models_tensors_and_scalars(acl, log):
     assert calls(log, "aclmdlRIDestroy")[0].values()["modelRI"] == model
     assert calls(log, "aclDestroyTensor")[0].values()["tensor"] == t
     _refused(acl, acl.nn.destroy_tensor(t), C.ACL_ERROR_INVALID_PARAM)   # gone: not twice
+
+
+def test_an_int_that_does_not_fit_its_c_type_is_the_calls_code_not_an_exception(acl, log):
+    """The simulator answers these lines with a code: so does the guard (the binding's
+    OverflowError never reaches the program), and C is never called."""
+    stream, _ = acl.rt.create_stream()
+    for call, words in ((lambda: acl.mdl.ri_capture_begin(stream, 1 << 40), "mode=1099511627776"),
+                        (lambda: acl.mdl.ri_capture_thread_exchange_mode(1 << 33),
+                         "32-bit signed")):
+        ret = call()
+        assert ret in (C.ACL_ERROR_RT_PARAM_INVALID, (0, C.ACL_ERROR_RT_PARAM_INVALID)), ret
+        msg = acl.get_recent_err_msg()
+        assert words in msg and "does not fit its C type" in msg and "guard stopped" in msg
+    assert acl.nn.create_tensor([1 << 70], C.ACL_FLOAT, [1], 0, C.ACL_FORMAT_ND, [1], 0) == 0
+    assert "viewDims" in acl.get_recent_err_msg()
+    assert not [c for c in calls(log) if c.name in ("aclmdlRICaptureBegin", "aclCreateTensor",
+                                                    "aclmdlRICaptureThreadExchangeMode")]

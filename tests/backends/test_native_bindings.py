@@ -206,6 +206,19 @@ def test_pyacls_own_binding_is_kept_and_only_what_it_lacks_is_added():
             "nn.create_tensor"} <= set(lacking)
 
 
+def test_completed_namespaces_are_named_after_the_module_they_complete():
+    """complete() once reused one variable for the module's name and each member's: every
+    namespace was named after the last member it copied ("free_host.mdl")."""
+    pyacl = types.ModuleType("acl")
+    for ns, member in (("rt", "malloc"), ("mdl", "load_from_file"), ("util", "ptr_to_numpy")):
+        setattr(pyacl, ns, types.ModuleType(f"acl.{ns}"))
+        setattr(getattr(pyacl, ns), member, lambda *a: 0)
+    completed = complete(pyacl)
+    assert completed.__name__ == "acl"
+    assert {ns: getattr(completed, ns).__name__ for ns in ("rt", "mdl", "util", "nn")} == \
+        {"rt": "acl.rt", "mdl": "acl.mdl", "util": "acl.util", "nn": "acl.nn"}
+
+
 def test_every_capture_and_aclnn_call_of_the_facade_is_bound():
     """The chapters' capture and aclnn calls all have a binding (launch_callback and the
     aclmdlIODims readers stay pyACL's: a C callback and a struct out-parameter)."""

@@ -68,7 +68,11 @@ def test_source_notebook_has_a_solution_and_a_locked_grade_cell_per_exercise(tre
             exercises.solution(ex_id).code
         assert not any(exercises.PLACEHOLDER.match(line) for line in lines)
         assert lines[-1].startswith(f'exercises.check("{ex_id}"')
-        assert f'exercises.last("{ex_id}") or exercises.check("{ex_id}"' in _src(grade)
+        # the grade cell checks again, with a fresh copy of the check: never exercises.last()
+        args = lines[-1][len(f'exercises.check("{ex_id}"'):]
+        assert f'run_module("acl_lab.exercises.grading")["grade"]("{ex_id}"{args}' \
+            in _src(grade)
+        assert "exercises.last" not in _src(grade) and "exercises.check" not in _src(grade)
         assert _src(grade).splitlines()[-1].startswith("assert _result")
     # every other cell is the chapter's own, outputs cleared
     assert not _tagged(nb, "exercise")
@@ -211,3 +215,48 @@ def test_nbgrader_round_trip_scores_a_correct_and_a_wrong_submission(tmp_path, n
         fractions = {s: sub.score / sub.max_score for s, sub in scores.items()}
         assert scores["right"].max_score == 3
     assert fractions == {"right": 1.0, "blank": 0.0}
+
+
+def _executed(cells: list[dict], folder: Path):
+    from nbclient import NotebookClient
+    nb = nbformat.v4.new_notebook(cells=[nbformat.from_dict(c) for c in cells])
+    for cell in nb.cells:
+        cell.source = _src(cell) if isinstance(cell.source, list) else cell.source
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    return nb
+
+
+def _errors(cell) -> list[str]:
+    return [f"{o.ename}: {o.evalue}" for o in cell.outputs if o.output_type == "error"]
+
+
+@pytest.mark.parametrize("forgery", ['exercises.checking._LAST["02.2"] = True',
+                                     "exercises.last = lambda exercise_id: True",
+                                     "exercises.check = lambda *args: True"])
+def test_a_grade_cell_is_not_forged_by_one_line_of_the_answer(tmp_path, forgery):
+    """In a real kernel, as nbgrader runs it: the answer cell leaves the blocks allocated
+    and adds one line setting what the old grade cell trusted; the grade cell fails."""
+    nb = _nb(ROOT / "notebooks" / "02_host_and_device_memory.ipynb")
+    setup = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    ex = next(e for e in assignments.exercises_of(nb) if e.id == "02.2")
+    answer, grade = assignments.assignment_cells(ex)
+    lines = _src(answer).splitlines()
+    begin = next(i for i, line in enumerate(lines) if "BEGIN SOLUTION" in line)
+    end = next(i for i, line in enumerate(lines) if "END SOLUTION" in line)
+    answer["source"] = "\n".join(lines[:begin] + lines[end + 1:] + [forgery])
+    done = _executed([setup, answer, grade], tmp_path)
+    assert not _errors(done.cells[1]), _errors(done.cells[1])
+    errors = _errors(done.cells[2])
+    assert errors and errors[0].startswith("AssertionError: ❌ Exercise 02.2"), errors
+
+
+@pytest.mark.parametrize("chapter", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_grade_cell_passes_with_the_kits_solutions(tmp_path, chapter):
+    """The source notebook (the kit's solutions in place) run in a kernel: each grade cell,
+    checking afresh, passes."""
+    source = assignments.source_notebook(_nb(chapter))
+    done = _executed(source["cells"], ROOT / "notebooks")
+    graded = [c for c in done.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert graded and all(not _errors(c) for c in graded), \
+        [(c.metadata["nbgrader"]["grade_id"], _errors(c)) for c in graded if _errors(c)]

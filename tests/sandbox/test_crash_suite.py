@@ -363,6 +363,51 @@ CASES = {
         stream, _ = acl.rt.create_stream()
         outcome("limit")
     """),
+    # 9. sizes that cannot exist (fourth probe): size_t and int64_t hold
+    "tensor_desc_past_size_t": ("refused", """
+        # aclGetTensorDescElementCount / Size: 0 when the count or the size overflows size_t
+        d = acl.create_tensor_desc(C.ACL_FLOAT, [1 << 62, 1 << 62], C.ACL_FORMAT_ND)
+        assert d and acl.get_tensor_desc_size(d) == 0
+        assert acl.get_tensor_desc_element_count(d) == 0
+        e = acl.create_tensor_desc(C.ACL_FLOAT, [1 << 62], C.ACL_FORMAT_ND)   # 2**64 bytes
+        assert acl.get_tensor_desc_element_count(e) == 1 << 62
+        assert acl.get_tensor_desc_size(e) == 0
+        outcome("refused")
+    """),
+    "tensor_desc_dims_past_int64": ("refused", """
+        assert acl.create_tensor_desc(C.ACL_FLOAT, [1 << 63], C.ACL_FORMAT_ND) == 0
+        assert "int64_t" in acl.get_recent_err_msg()
+        d = acl.create_tensor_desc(C.ACL_FLOAT, [4], C.ACL_FORMAT_ND)
+        assert acl.set_tensor_shape(d, [(1 << 64) - 1]) == C.ACL_ERROR_INVALID_PARAM
+        assert acl.get_tensor_desc_dim_v2(d, 0) == (4, 0)       # unchanged
+        outcome("refused")
+    """),
+    "operator_on_impossible_tensors": ("refused", """
+        import tempfile, os
+        from acl_lab.om.op_model import OpModel, TensorSpec
+        ops = tempfile.mkdtemp()
+        half = np.ones(2, np.float32)
+        for i, t in enumerate(TensorSpec(C.ACL_FLOAT, C.ACL_FORMAT_ND, dims, const)
+                              for dims, const in (((1 << 62, 1 << 62), None), ((-3,), None),
+                                                  ((4,), half.tobytes()))):   # 8 of 16 B
+            out = TensorSpec(t.dtype, t.fmt, t.dims)
+            open(os.path.join(ops, f"{i}.om"), "wb").write(OpModel("Abs", (t,), (out,), ()).to_bytes())
+        assert acl.op.set_model_dir(ops) == 0
+        buf, _ = acl.rt.malloc(64, 0)
+        db = acl.create_data_buffer(buf, 64)
+        for dims in ([1 << 62, 1 << 62], [-3]):
+            d = acl.create_tensor_desc(C.ACL_FLOAT, dims, C.ACL_FORMAT_ND)
+            ret = acl.op.execute_v2("Abs", [d], [db], [d], [db], 0, stream)
+            assert ret == C.ACL_ERROR_INVALID_PARAM, (dims, ret)
+        d = acl.create_tensor_desc(C.ACL_FLOAT, [4], C.ACL_FORMAT_ND)
+        o = acl.create_tensor_desc(C.ACL_FLOAT, [4], C.ACL_FORMAT_ND)
+        assert acl.set_tensor_const(d, acl.util.numpy_to_ptr(half), 8) == 0   # 8 of 16 B
+        assert acl.op.execute_v2("Abs", [d], [db], [o], [db], 0, stream) == \
+            C.ACL_ERROR_INVALID_PARAM, acl.get_recent_err_msg()
+        assert "constant of 8 B" in acl.get_recent_err_msg()
+        assert acl.rt.synchronize_stream(stream) == 0
+        outcome("refused")
+    """),
     # 8. threads: snapshot() and the trace table while other threads call
     "snapshot_while_threads_call": ("ok", """
         errors = []
@@ -389,8 +434,10 @@ CASES = {
 }
 
 
-def _run(name: str, body: str, extra_env=None, rlimit_as=None):
-    """Run one case in a child; (exit status, peak RSS MiB, stdout+stderr, seconds)."""
+def _run(name: str, body: str, extra_env=None, rlimit_as=None, timeout: float = 120,
+         cwd=None):
+    """Run one case in a child; (exit status, peak RSS MiB, stdout+stderr, seconds). A child
+    past ``timeout`` seconds is killed (a hang fails the case)."""
     code = PRELUDE + textwrap.dedent(body) + EPILOGUE
     env = {**os.environ, "ACL_LAB_HOST_RAM": f"{BUDGET_MIB}MiB", "PYTHONFAULTHANDLER": "1",
            **(extra_env or {})}     # extra_env may set the budget itself
@@ -400,15 +447,28 @@ def _run(name: str, body: str, extra_env=None, rlimit_as=None):
             import resource
             resource.setrlimit(resource.RLIMIT_AS, (rlimit_as, rlimit_as))
 
+    return watched([sys.executable, "-c", code], env, cwd, timeout, limits)
+
+
+def watched(argv, env, cwd=None, timeout: float = 120, preexec=None, stdin=None):
+    """Run ``argv`` under the RSS watchdog and ``timeout``: (exit status, peak RSS MiB,
+    stdout+stderr, seconds). ``stdin``: text fed to it."""
     with tempfile.TemporaryFile("w+") as out:
         t0 = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-c", code], stdout=out, stderr=subprocess.STDOUT,
-                                env=env, preexec_fn=limits)
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                preexec_fn=preexec, cwd=cwd,
+                                stdin=subprocess.PIPE if stdin is not None else None,
+                                text=True)
+        if stdin is not None:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        seen = 0.0            # the child's own high-water mark (VmHWM), as last read
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            if _rss_mib(proc.pid) > WATCHDOG_MIB or time.monotonic() - t0 > 120:
+            seen = max(seen, _status_mib(proc.pid, "VmHWM:"))
+            if _rss_mib(proc.pid) > WATCHDOG_MIB or time.monotonic() - t0 > timeout:
                 proc.kill()
             time.sleep(0.02)
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -417,15 +477,19 @@ def _run(name: str, body: str, extra_env=None, rlimit_as=None):
         # its own high-water mark: ru_maxrss also counts what it shared with this (large)
         # process between fork and exec
         peak = float(output.rsplit("PEAK_RSS_MIB", 1)[1].split()[0]) \
-            if "PEAK_RSS_MIB" in output else usage.ru_maxrss / 1024
+            if "PEAK_RSS_MIB" in output else seen or usage.ru_maxrss / 1024
         return proc.returncode, peak, output, time.monotonic() - t0
 
 
 def _rss_mib(pid: int) -> float:
+    return _status_mib(pid, "VmRSS:")
+
+
+def _status_mib(pid: int, field: str) -> float:
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass

@@ -128,6 +128,117 @@ CASES = {
 }
 
 
+#: a VDEC channel whose callback thread records each frame's ret code; streams the test
+#: wrote into the case's folder (``stream(name)``)
+VDEC = """
+state = {"run": True, "codes": []}
+ctx, _ = acl.rt.get_context()
+
+def loop(args):
+    acl.rt.set_context(ctx)
+    while state["run"]:
+        acl.rt.process_report(50)
+
+tid, _ = acl.util.start_thread(loop, [])
+
+def channel():
+    v = m.vdec_create_channel_desc()
+    m.vdec_set_channel_desc_thread_id(v, tid)
+    m.vdec_set_channel_desc_callback(
+        v, lambda i, o, u: state["codes"].append(m.dvpp_get_pic_desc_ret_code(o)))
+    m.vdec_set_channel_desc_entype(v, C.H264_MAIN_LEVEL)
+    assert m.vdec_create_channel(v) == 0, acl.get_recent_err_msg()
+    return v
+
+def send(v, name, out_size=1 << 20):
+    data = open(name, "rb").read()
+    sd = m.dvpp_create_stream_desc()
+    m.dvpp_set_stream_desc_data(sd, dvpp(data))
+    m.dvpp_set_stream_desc_size(sd, len(data))
+    out, _ = m.dvpp_malloc(out_size)
+    return m.vdec_send_frame(v, sd, desc(out, out_size), m.vdec_create_frame_config(), None)
+
+def grown_mib(before):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024 - before
+
+def hwm():
+    return grown_mib(0)
+
+def stop_thread():
+    state["run"] = False
+    assert acl.util.stop_thread(tid) == 0
+"""
+
+#: the streams VDEC_CASES send: sides the SPS declares (the pictures are 64 x 64)
+STREAMS = {"small": (64, 64, 1), "8192": (8192, 8192, 3), "4096": (4096, 4096, 2)}
+
+VDEC_CASES = {
+    # sides VDEC cannot decode on this SoC: the frame fails, FFmpeg never allocates them
+    "vdec_declares_pictures_beyond_vdec": ("refused", """
+        v = channel()
+        before = hwm()
+        assert send(v, "8192") == 0
+        assert grown_mib(before) < 64
+        assert send(v, "small") == 0                 # the channel still decodes
+        assert m.vdec_destroy_channel(v) == 0
+        stop_thread()
+        assert state["codes"] == [C.ACL_ERROR_RT_AICPU_EXCEPTION, 0], state["codes"]
+        outcome("refused")
+    """),
+    # sides VDEC decodes, but the budget has no room for the decoder's pictures: refused
+    # before FFmpeg sees the stream, nothing changed, the channel and the device usable
+    "vdec_pictures_past_the_budget": ("limit", """
+        filler, _ = acl.rt.malloc(400 * MiB, 0)
+        assert acl.rt.memset(filler, 400 * MiB, 1, 400 * MiB) == 0
+        v = channel()
+        before, snap = hwm(), acl_lab.snapshot()
+        assert refused_by_limit(send, v, "4096")
+        assert grown_mib(before) < 64
+        assert acl.rt.free(filler) == 0
+        assert send(v, "small") == 0
+        assert m.vdec_destroy_channel(v) == 0
+        stop_thread()
+        assert state["codes"] == [0], state["codes"]    # the refused send sent nothing
+        assert acl.rt.reset_device(0) == 0
+        assert acl.rt.set_device(0) == 0
+        stream, _ = acl.rt.create_stream()
+        outcome("limit")
+    """),
+    # the decoders' pictures stay counted while their channels live, and no longer after
+    "vdec_channels_hold_their_pictures": ("limit", """
+        channels = []
+        while True:
+            v = channel()
+            channels.append(v)
+            if refused_by_limit(send, v, "4096"):
+                break
+        assert 2 <= len(channels) <= 8, len(channels)
+        big, _ = acl.rt.malloc(400 * MiB, 0)
+        assert refused_by_limit(acl.rt.memset, big, 400 * MiB, 1, 400 * MiB)
+        for v in channels:
+            assert m.vdec_destroy_channel(v) == 0
+        assert acl.rt.memset(big, 400 * MiB, 1, 400 * MiB) == 0
+        assert acl.rt.free(big) == 0
+        stop_thread()
+        outcome("limit")
+    """),
+}
+
+
+@pytest.mark.parametrize("name", list(VDEC_CASES))
+def test_a_video_decoders_pictures_count_in_the_budget(name, tmp_path):
+    pytest.importorskip("av")
+    from mediahelpers import h264_declaring
+
+    for stream_name, (w, h, frames) in STREAMS.items():
+        (tmp_path / stream_name).write_bytes(h264_declaring(w, h, frames))
+    expected, body = VDEC_CASES[name]
+    import textwrap
+    _check(name, expected, *_run(name, MEDIA + VDEC + textwrap.dedent(body), cwd=tmp_path,
+                                 timeout=90))
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_media_input_leaves_the_process_alive_and_within_budget(name):
     expected, body = CASES[name]

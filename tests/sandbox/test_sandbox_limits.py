@@ -8,7 +8,7 @@ from acl_lab import AclLabError, SimulatorLimit
 from acl_lab import constants as C
 from acl_lab.session import SESSION
 from acl_lab.spec.memory_rules import KEEP_DROPPED
-from acl_lab.sim import hostram
+from acl_lab.support import host_budget
 from acl_lab.sim.storage import CHUNK
 
 MiB = 1 << 20
@@ -18,26 +18,26 @@ MiB = 1 << 20
                                          ("2G", 2 << 30), ("1.5GiB", 3 << 29),
                                          ("1000000", 10**6), (" 64 kib ", 64 << 10)])
 def test_sizes_are_read_as_people_write_them(text, value):
-    assert hostram.parse_size(text) == value
+    assert host_budget.parse_size(text) == value
 
 
 @pytest.mark.parametrize("text", ["lots", "1 GiBs", "-1GiB", ""])
 def test_a_size_that_is_not_one_says_how_to_write_it(text):
     with pytest.raises(ValueError, match="512MiB"):
-        hostram.parse_size(text)
+        host_budget.parse_size(text)
 
 
 def test_the_budget_is_half_the_tightest_limit(monkeypatch):
-    monkeypatch.delenv(hostram.ENV, raising=False)
-    monkeypatch.setattr(hostram, "limits", lambda: {"cgroup memory limit": 2 << 30,
+    monkeypatch.delenv(host_budget.ENV, raising=False)
+    monkeypatch.setattr(host_budget, "limits", lambda: {"cgroup memory limit": 2 << 30,
                                                     "physical memory": 24 << 30})
-    assert hostram.budget() == (1 << 30, "half the cgroup memory limit of 2,048 MiB")
-    monkeypatch.setenv(hostram.ENV, "300MiB")
-    assert hostram.budget() == (300 * MiB, f"{hostram.ENV}=300MiB")
+    assert host_budget.budget() == (1 << 30, "half the cgroup memory limit of 2,048 MiB")
+    monkeypatch.setenv(host_budget.ENV, "300MiB")
+    assert host_budget.budget() == (300 * MiB, f"{host_budget.ENV}=300MiB")
 
 
 def test_the_limits_this_machine_has_are_found():
-    found = hostram.limits()
+    found = host_budget.limits()
     assert found["physical memory"] > 64 * MiB
     assert all(v > 0 for v in found.values())
 
@@ -45,12 +45,12 @@ def test_the_limits_this_machine_has_are_found():
 @pytest.fixture
 def small(monkeypatch):
     """A fresh process with a 16 MiB budget."""
-    monkeypatch.setenv(hostram.ENV, "16MiB")
+    monkeypatch.setenv(host_budget.ENV, "16MiB")
     acl_lab.reset("910b")
     acl = acl_lab.load(profile="910b")
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     yield acl
-    monkeypatch.delenv(hostram.ENV)
+    monkeypatch.delenv(host_budget.ENV)
     acl_lab.reset()
 
 

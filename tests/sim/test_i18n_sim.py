@@ -9,7 +9,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.errors import SimulatorLimit
-from acl_lab.sim import hostram
+from acl_lab.support import host_budget
 
 from simhelpers import fresh
 
@@ -149,7 +149,7 @@ def test_each_part_of_the_simulator_explains_itself_in_chinese(provoke, speak):
 def test_a_budget_refusal_speaks_the_language_of_its_moment(speak, monkeypatch):
     """The process was made in English; the refusal comes after the switch, in Chinese (where
     the budget comes from and what the bytes are for included)."""
-    monkeypatch.setenv(hostram.ENV, "16MiB")
+    monkeypatch.setenv(host_budget.ENV, "16MiB")
     acl = fresh()
     dev, _ = acl.rt.malloc(64 << 20, C.ACL_MEM_MALLOC_HUGE_FIRST)
     speak("zh_CN")

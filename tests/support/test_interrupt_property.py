@@ -64,7 +64,7 @@ def test_random_api_sequences_survive_ctrl_c_anywhere():
 
 
 def _repo() -> str:
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 # ----- the child: random programs under Ctrl-C ------------------------------------------------

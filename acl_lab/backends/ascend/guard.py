@@ -34,8 +34,10 @@ from acl_lab.spec.memory_rules import ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFA
 from acl_lab.spec.address_map import AddressMap, Block
 from acl_lab.spec.transfer_rules import check_aligned64, check_count, check_no_overlap, check_stream_can_write, check_writable
 from acl_lab.i18n import N_, _, join_list, join_sentences
+from acl_lab.spec.args import out_of_range_code
 from acl_lab.spec.prototypes import PROTOTYPES
 from acl_lab.trace import pyacl_functions
+from acl_lab.backends.ascend.native.bindings import DoesNotFit
 from acl_lab.backends.ascend.guard_models import ModelWatch
 from acl_lab.backends.ascend.guard_ops import OpWatch, both
 from acl_lab.backends.ascend.guard_memory_extras import MemoryExtrasWatch
@@ -150,6 +152,12 @@ class Guard:
         failed = proto.failed if proto else lambda code, message: code
         raises = name.startswith("util.")
 
+        def refused(code: int, message: str):
+            self._local.refusal = join_sentences([message, _(_STOPPED)])
+            if raises:
+                raise AclLabError(code, self._local.refusal) from None
+            return failed(code, self._local.refusal)
+
         @functools.wraps(real_fn)
         def call(*args, **kwargs):
             __tracebackhide__ = True      # noqa: F841 - read by IPython and pytest
@@ -161,11 +169,14 @@ class Guard:
                     except TypeError:
                         pass        # wrong arguments: pyACL raises its own TypeError below
                     except Refusal as r:
-                        self._local.refusal = join_sentences([r.message, _(_STOPPED)])
-                        if raises:
-                            raise AclLabError(r.code, self._local.refusal) from None
-                        return failed(r.code, self._local.refusal)
-                result = real_fn(*args, **kwargs)
+                        return refused(r.code, r.message)
+                try:
+                    result = real_fn(*args, **kwargs)
+                except DoesNotFit as e:       # a native binding's argument: C never saw it
+                    return refused(out_of_range_code(e.call), _(
+                        "{call}: {name}={value} does not fit its C type ({ctype}); C would "
+                        "receive another value. Pass a value within the type's range.").format(
+                            call=e.call, name=e.name, value=e.value, ctype=e.ctype_text))
                 if not raises and _code(result) != 0:
                     self._local.refusal = None      # the runtime's own message is the latest
                 if after is not None:

@@ -10,8 +10,11 @@ A pass is a fact that stays true, so the file holds two sets (exercise ids, ques
 every write is read-merge-write: union with what is on disk, so two kernels (two notebooks
 open at once) never drop each other's passes. Where the OS offers it (fcntl), a lock file
 serialises the merge. The file is replaced atomically (temporary file + ``os.replace``): an
-interrupted write leaves the old file whole. A missing or corrupt file reads as no passes.
-A home that cannot be written never raises into the notebook: the store says so once and
+interrupted write leaves the old file whole. A missing file reads as no passes; so does
+one that is not what the store wrote — corrupt JSON, nesting beyond reason, a FIFO, a
+device, a file of more than ``MAX_BYTES``, a symlink out of the home (support/files.py
+reads it, bounded and typed) — and the store says so once; the next write replaces it. A
+home that cannot be written never raises into the notebook: the store says so once and
 keeps the passes in memory for this process.
 """
 from __future__ import annotations
@@ -19,10 +22,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
+from acl_lab.support import files
 from acl_lab.support import pyodide as wasm
 from acl_lab.i18n import _
 
@@ -33,6 +38,8 @@ DRIVE = Path("/drive")
 FILE_NAME = "progress.json"
 KINDS = ("exercises", "questions")
 FORMAT = 1
+#: a progress file holds a few hundred ids: anything much larger is not one
+MAX_BYTES = 1 << 20
 
 
 def home() -> Path:
@@ -55,6 +62,7 @@ class Store:
         self.path = directory / FILE_NAME
         self.memory: dict[str, set[str]] = {kind: set() for kind in KINDS}
         self.warned = False
+        self.unreadable_told = False
 
     def passed(self, kind: str) -> set[str]:
         """Ids of ``kind`` ("exercises" or "questions") passed here or in any earlier session."""
@@ -76,13 +84,19 @@ class Store:
             self._warn_once(error)
 
     def _read(self) -> dict[str, set[str]]:
+        empty = {kind: set() for kind in KINDS}
+        if not os.path.lexists(self.path):
+            return empty
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            lists = {kind: data.get(kind) for kind in KINDS}
-            return {kind: {i for i in items if isinstance(i, str)}
-                    if isinstance(items, list) else set() for kind, items in lists.items()}
-        except (OSError, ValueError, AttributeError, TypeError):
-            return {kind: set() for kind in KINDS}
+            data = files.parse_json(files.read(self.path, MAX_BYTES, within=self.directory))
+        except files.Refused as why:
+            self._tell_unreadable(why)
+            return empty
+        if not isinstance(data, dict):
+            return empty
+        lists = {kind: data.get(kind) for kind in KINDS}
+        return {kind: {i for i in items if isinstance(i, str)}
+                if isinstance(items, list) else set() for kind, items in lists.items()}
 
     def _write(self, passes: dict[str, set[str]]) -> None:
         text = json.dumps({"format": FORMAT, **{k: sorted(passes[k]) for k in KINDS}},
@@ -109,7 +123,11 @@ class Store:
             import fcntl
         except ImportError:
             fcntl = None
-        with open(self.directory / ".progress.lock", "a") as lock:
+        lock = _open_lock(self.directory / ".progress.lock")
+        if lock is None:          # not a lock file the store can use: merge without one
+            yield
+            return
+        try:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX)
             except (AttributeError, OSError):      # no fcntl, or a file system without locks
@@ -119,6 +137,16 @@ class Store:
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
+        finally:
+            os.close(lock)
+
+    def _tell_unreadable(self, why: files.Refused) -> None:
+        if self.unreadable_told:
+            return
+        self.unreadable_told = True
+        print("[acl_lab] " + _("your progress file {path} cannot be read ({reason}); it "
+                               "counts as no passes, and your next pass replaces it.").format(
+                                   path=self.path, reason=why), file=sys.stderr)
 
     def _warn_once(self, error: OSError) -> None:
         if self.warned:
@@ -129,6 +157,21 @@ class Store:
                                "write to, then restart the kernel.").format(
                                    home=self.directory, reason=error.strerror or error),
               file=sys.stderr)
+
+
+def _open_lock(path: Path) -> int | None:
+    """A descriptor of the regular lock file at ``path`` (made if missing), or None: a FIFO
+    or device there would block or never end, a symlink could point anywhere."""
+    flags = (os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
 
 
 _STORES: dict[Path, Store] = {}

@@ -1,7 +1,6 @@
 """``acl.*``: the process (aclInit / aclFinalize), the recent error message, the version, data
 buffers and the helpers beside them (hicann/runtime data_buffer.cpp, fp16.cpp), and tensor
 descriptions (aclTensorDesc, for single operators)."""
-import json
 import math
 import operator
 import os
@@ -16,8 +15,10 @@ from acl_lab.i18n import _
 from acl_lab.sim.facade._call import Namespace, acl_call
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import args, dtypes
+from acl_lab.support import files
 
 ACL_VERSION = (1, 17, 0)      # the ACL the simulator models (CANN 8.x)
+CONFIG_LIMIT = 1 << 20        # bytes of an aclInit / aclmdlSetDump config read at most
 
 
 class SimAcl(Namespace):
@@ -169,16 +170,23 @@ class SimAcl(Namespace):
 
 
 def read_config(path, call: str):
-    """The JSON of a config file ({} for an empty one); the call's failure if it cannot."""
-    if not os.path.isfile(path):
+    """The JSON of a config file ({} for an empty one), read bounded (support/files: a
+    regular file of at most 1 MiB); the call's failure if it cannot: ACL_ERROR_INVALID_FILE
+    for a file it may not read, ACL_ERROR_PARSE_FILE for one that is not JSON."""
+    if not os.path.exists(path):
         raise SimError(C.ACL_ERROR_INVALID_FILE,
                        _("{call}: config file {path} does not exist. Pass an existing JSON "
                          "file.").format(call=call, path=repr(os.fspath(path))))
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return json.loads(text) if text.strip() else {}
-    except (OSError, ValueError, RecursionError) as e:
+        text = files.read(path, CONFIG_LIMIT)
+    except files.Refused as why:
+        raise SimError(C.ACL_ERROR_INVALID_FILE,
+                       _("{call}: config file {path} cannot be read: {why}. Pass an existing "
+                         "JSON file.").format(call=call, path=repr(os.fspath(path)),
+                                             why=why)) from None
+    try:
+        return files.parse_json(text) if text.strip() else {}
+    except files.Refused as why:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
                        _("{call}: config file {path} is not valid JSON ({reason}).").format(
-                           call=call, path=repr(os.fspath(path)), reason=e)) from None
+                           call=call, path=repr(os.fspath(path)), reason=why)) from None

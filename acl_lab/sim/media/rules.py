@@ -26,6 +26,15 @@ DEVICE_FAILURE = C.ACL_ERROR_RT_AICPU_EXCEPTION
 VPC_MIN, VPC_MAX = (10, 6), (4096, 4096)
 
 
+def vdec_max_sides(soc_name: str, hevc: bool) -> tuple[int, int]:
+    """(width, height) of the largest picture VDEC decodes on ``soc_name``: 4096 x 4096,
+    except on the Atlas 200I/500 A2 (Ascend310B): H.264 8192 x 8192, H.265 5400 x 8192
+    ("VDEC Functions and Restrictions", aclpythondevg_01_0337, CANN 8.5)."""
+    if soc_name.startswith("Ascend310B"):
+        return (5400, 8192) if hevc else (8192, 8192)
+    return 4096, 4096
+
+
 def failed(call: str, why: str) -> TaskFailed:
     return TaskFailed(DEVICE_FAILURE, _(
         "{call} failed when the device ran it: {why} The call itself had returned 0 (the "

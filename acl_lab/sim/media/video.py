@@ -10,6 +10,15 @@ synchronizing. The codecs are FFmpeg's, through PyAV (``pip install acl_lab[medi
 without PyAV creating a channel fails with ACL_ERROR_FEATURE_UNSUPPORTED and says so.
 Frames go in and come out one for one (decoding with low delay, encoding with x264's
 zero-latency tuning); a frame the codec holds back is delivered at end of stream.
+
+FFmpeg's pictures are host RAM, so they count in the budget. Before a frame reaches the
+decoder, the sequence parameter sets it carries are read (bitstream.py): a picture larger
+than VDEC decodes on the device, or a parameter set that cannot be read, fails that frame
+as the engine would (its output's ret code, nothing decoded); the decoder's pictures for
+the sides declared (``decoder_bytes``) are asked of the budget first and held while the
+channel lives, so a stream declaring huge pictures raises SimulatorLimit before FFmpeg
+allocates anything, and the channel and the device stay as they were. FFmpeg itself is
+told the largest picture (``max_pixels``), in case a parameter set escaped the reader.
 """
 from __future__ import annotations
 
@@ -22,8 +31,10 @@ import numpy as np
 from acl_lab import constants as C
 from acl_lab.align import align_up
 from acl_lab.i18n import _
+from acl_lab.errors import SimulatorLimit
 from acl_lab.sim.simerror import SimError, TaskFailed
 from acl_lab.sim.streams import Task
+from acl_lab.sim.media import bitstream
 from acl_lab.sim.media import formats as F
 from acl_lab.sim.media import pixels
 from acl_lab.sim.media import rules
@@ -34,6 +45,20 @@ from acl_lab.sim.media.descriptors import FrameConfig, PicDesc, StreamDesc, Vdec
 ENTYPES = (C.H265_MAIN_LEVEL, C.H264_BASELINE_LEVEL, C.H264_MAIN_LEVEL, C.H264_HIGH_LEVEL)
 #: VENC's picture sides on the Atlas 200/300/500 inference products (128x128 .. 1920x1920)
 VENC_MIN, VENC_MAX = 128, 1920
+#: host RAM FFmpeg's H.264 decoder holds per pixel of each picture it keeps: the planes and
+#: its per-block tables (measured: a 4096 x 4096 picture holds 41 MiB, 2.46 B per pixel)
+DECODER_BYTES_PER_PIXEL = 2.5
+#: pictures it keeps beyond the references: the one being decoded and one for output
+DECODER_SPARE_PICTURES = 2
+#: host RAM a decoded picture takes on its way out, per pixel (NV12 copy, then its array)
+OUTPUT_BYTES_PER_PIXEL = 3
+
+
+def decoder_bytes(sps: bitstream.Sps) -> int:
+    """Host RAM FFmpeg's decoder holds for a stream of this parameter set."""
+    pictures = sps.refs + DECODER_SPARE_PICTURES
+    per_pixel = DECODER_BYTES_PER_PIXEL * (2 if sps.bit_depth > 8 else 1)
+    return int(pictures * sps.width * sps.height * per_pixel)
 
 
 def _av(call: str):
@@ -120,9 +145,11 @@ def _deliver(rt, call: str, stream: int, engine: str, pixels_: int, callback, ar
 
 # ----- VDEC ------------------------------------------------------------------------------
 class VdecChannel:
-    def __init__(self, codec, stream: int):
-        self.codec, self.stream = codec, stream
+    def __init__(self, codec, stream: int, hevc: bool):
+        self.codec, self.stream, self.hevc = codec, stream, hevc
         self.pending: deque = deque()     # sends waiting for their picture
+        self.held = 0                     # host RAM the decoder holds (counted in ram.held)
+        self.picture = 0                  # pixels of the largest picture declared so far
 
     def decode(self, av, data: bytes | None) -> list:
         """Pictures the codec gives back for one access unit (None: the rest, at the end)."""
@@ -139,11 +166,39 @@ def vdec_create(rt, handle: int) -> None:
     d = state.of(rt).descs.get(handle, VdecChannelDesc, c, "channelDesc")
     _channel_rules(c, d, _("output picture"), d.out_pic_format)
     av = _av(c)
+    hevc = d.entype == C.H265_MAIN_LEVEL
+    w, h = rules.vdec_max_sides(rt.profile.soc_name, hevc)
     with _codec_errors(c, av):
-        codec = av.CodecContext.create("hevc" if d.entype == C.H265_MAIN_LEVEL else "h264", "r")
+        codec = av.CodecContext.create("hevc" if hevc else "h264", "r")
         codec.thread_count = 1               # no frame threading: a picture per access unit
         codec.flags |= getattr(av.codec.context.Flags, "low_delay", 0)
-    d.channel = VdecChannel(codec, _open_stream(rt, c, d.thread_id))
+        codec.options = {"max_pixels": str(w * h)}
+    d.channel = VdecChannel(codec, _open_stream(rt, c, d.thread_id), hevc)
+
+
+def _decodable(rt, call: str, d: VdecChannelDesc, ch: VdecChannel, data: bytes) -> str:
+    """Why the engine cannot decode access unit ``data`` ("" if it can). Asks the budget
+    for what the decoder will hold for it and for the pictures on their way out
+    (SimulatorLimit before anything changes), and holds the first for the channel."""
+    try:
+        declared = bitstream.declared(data, ch.hevc)
+    except bitstream.Unreadable as e:
+        return _("its sequence parameter set cannot be read ({reason})").format(reason=e)
+    max_w, max_h = rules.vdec_max_sides(rt.profile.soc_name, ch.hevc)
+    for sps in declared:
+        if sps.width > max_w or sps.height > max_h:
+            return _("it declares {w}x{h} pictures; VDEC on {soc} decodes at most "
+                     "{max_w}x{max_h}").format(w=sps.width, h=sps.height,
+                                               soc=rt.profile.soc_name, max_w=max_w,
+                                               max_h=max_h)
+    grow = max([decoder_bytes(sps) - ch.held for sps in declared] + [0])
+    picture = max([ch.picture] + [sps.width * sps.height for sps in declared])
+    rt.memory.ram.need(grow + OUTPUT_BYTES_PER_PIXEL * picture, call,
+                       _("the video decoder's pictures"))
+    rt.memory.ram.held += grow
+    ch.held += grow
+    ch.picture = picture
+    return ""
 
 
 def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_data) -> None:
@@ -176,10 +231,15 @@ def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_da
         a.read_into(off, sd.size, buf)
         data = buf.tobytes()
     av = _av(c)
-    frames = ch.decode(av, data) if data is not None else []
+    refused = _decodable(rt, c, d, ch, data) if data is not None else ""
+    entry = (in_desc, out_desc, out, user_data, bool(sd.eos))
+    if refused and not sd.eos:       # the engine fails this frame at once
+        _vdec_deliver(rt, c, d, ch, entry, None, refused)
+        return
+    frames = ch.decode(av, None if refused else data) if data is not None else []
     if sd.eos:
         frames += ch.decode(av, None)
-    ch.pending.append((in_desc, out_desc, out, user_data, bool(sd.eos)))
+    ch.pending.append(entry)
     for frame in frames:
         if not ch.pending:
             break
@@ -188,7 +248,10 @@ def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_da
         _vdec_deliver(rt, c, d, ch, ch.pending.popleft(), None)
 
 
-def _vdec_deliver(rt, call: str, d: VdecChannelDesc, ch: VdecChannel, entry, frame) -> None:
+def _vdec_deliver(rt, call: str, d: VdecChannelDesc, ch: VdecChannel, entry, frame,
+                  refused: str = "") -> None:
+    """The callback of one sent frame: its picture written, or its failure (``refused``:
+    why the engine would not decode it)."""
     in_desc, out_desc, out, user_data, eos = entry
     w = h = 0
     if out is not None and frame is not None:
@@ -199,6 +262,14 @@ def _vdec_deliver(rt, call: str, d: VdecChannelDesc, ch: VdecChannel, entry, fra
         except TaskFailed as e:
             out.ret_code = rules.DEVICE_FAILURE
             rt.report(e.message)
+        except SimulatorLimit as e:       # the budget ran out between the check and now
+            out.ret_code = rules.DEVICE_FAILURE
+            rt.report(str(e))
+    elif out is not None and refused:
+        out.ret_code = rules.DEVICE_FAILURE
+        rt.report(_("{call}: channel {id} cannot decode the frame: {why}. Its output's ret "
+                    "code says so; nothing was decoded.").format(call=call, id=d.channel_id,
+                                                                  why=refused))
     elif out is not None and not eos:
         out.ret_code = rules.DEVICE_FAILURE
         rt.report(_("{call}: the decoder gave no picture for a frame sent to channel {id} "
@@ -240,6 +311,7 @@ def vdec_destroy(rt, handle: int) -> None:
         while ch.pending:
             _vdec_deliver(rt, c, d, ch, ch.pending.popleft(), None)
     _close_stream(rt, d.thread_id, ch.stream)
+    rt.memory.ram.held -= ch.held
     d.channel = None
 
 

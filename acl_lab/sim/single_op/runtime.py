@@ -8,34 +8,34 @@ model matching its type, tensors and attributes exactly gives ACL_ERROR_OP_NOT_F
 (acl_op_resource_manager.cpp, MatchOpModel; ReadModelDefs there loads every .om of the
 folder and its subfolders and skips, with a warning, one that is not an operator model;
 attributes compared by OpAttrEquals in
-api/acl/utils/attr_utils.cpp, constant inputs included). Tensor descriptions follow
-tensor_desc_internal_om2.cpp: no dims is a scalar of one element, a negative dim counts 0.
+api/acl/utils/attr_utils.cpp, constant inputs included; which files are read and how:
+model_dir.py). Tensor descriptions follow tensor_desc_internal.cpp: no dims is a scalar of
+one element, a negative dim counts 0, and a count or size that does not fit size_t is 0
+(aclGetTensorDescElementCount / aclGetTensorDescSize, CheckSizeTMultiOverflow); a dim is an
+int64_t.
 """
 from __future__ import annotations
 
 import math
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from acl_lab import constants as C
 from acl_lab.spec import dtypes
+from acl_lab.spec.args import i64_arg
 from acl_lab.spec.dtypes import NUMPY, name as dtype_name
-from acl_lab.i18n import _
+from acl_lab.i18n import _, join_sentences
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
 from acl_lab.sim.streams import Task
 from acl_lab.om.op_kernels import KERNELS
-from acl_lab.om.op_model import OpModel, TensorSpec, parse_model
+from acl_lab.om.op_model import OpModel, TensorSpec
+from acl_lab.sim.single_op.model_dir import read_models
 
 DESC_BASE, ATTR_BASE, HANDLE_BASE = 0x5800_0000, 0x5900_0000, 0x5A00_0000
-OM_DEPTH = 3      # ReadModelDefs lists .om files this many folders deep (OM_DIR_MAX_DEPTH)
-
-
-def _depth(path: Path, folder: Path) -> int:
-    return len(path.relative_to(folder).parts) - 1
+_I64, _SIZE_T = 1 << 63, 1 << 64
 
 
 @dataclass(eq=False)
@@ -48,9 +48,29 @@ class Desc:
     const: bytes | None = None
 
     def element_count(self) -> int:
+        """As aclGetTensorDescElementCount: 0 for a negative dim, or a count past size_t."""
         if any(d < 0 for d in self.dims):
             return 0
-        return math.prod(self.dims)
+        count = math.prod(self.dims)
+        return count if count < _SIZE_T else 0
+
+    def nbytes(self) -> int:
+        """As aclGetTensorDescSize: 0 when the size does not fit size_t."""
+        return 0 if self.too_large() else self.element_count() * self._item()
+
+    def too_large(self) -> bool:
+        """Do the element count or the size in bytes pass size_t (no tensor can be this)?"""
+        count = math.prod(max(d, 0) for d in self.dims)
+        return count >= _SIZE_T or count * self._item() >= _SIZE_T
+
+    def _item(self) -> int:
+        return dtypes.size(self.dtype)
+
+    def __setattr__(self, name, value):
+        if name == "dims":       # made by aclCreateTensorDesc, changed by aclSetTensorShape
+            call = "aclSetTensorShape" if hasattr(self, "dims") else "aclCreateTensorDesc"
+            value = tuple(i64_arg(call, "dims", d) for d in value)
+        super().__setattr__(name, value)
 
     def spec(self) -> TensorSpec:
         return TensorSpec(self.dtype, self.fmt, self.dims, self.const)
@@ -74,6 +94,30 @@ class Handle:
     out_descs: tuple
 
 
+def _runnable(desc: Desc, what: str, call: str) -> None:
+    """A tensor an operator can run on: static dims (aclopExecute refuses -1 and -2,
+    MatchDynamicOpModel: "TensorDesc must be static when executing"), a size that fits
+    size_t, and a constant exactly as long as its dims say."""
+    if any(d < 0 for d in desc.dims):
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: {what} has dims {dims}; an operator runs on static, "
+                         "non-negative dims.").format(call=call, what=what,
+                                                      dims=list(desc.dims)))
+    if desc.too_large():
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: {what} has dims {dims}: its size in bytes does not fit "
+                         "size_t, so no tensor can have it.").format(
+                           call=call, what=what, dims=list(desc.dims)))
+    if desc.const is not None and len(desc.const) != desc.nbytes():
+        raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                       _("{call}: {what} is a constant of {have} B, but its description "
+                         "({desc}) needs {need} B. Pass the constant's whole data to "
+                         "acl.set_tensor_const.").format(call=call, what=what,
+                                                         have=len(desc.const),
+                                                         desc=desc.describe(),
+                                                         need=desc.nbytes()))
+
+
 def _spec_text(t: TensorSpec) -> str:
     return f"{dtype_name(t.dtype)} {C.FORMAT_NAMES.get(t.fmt, t.fmt)} {list(t.dims)}" + (
         " const" if t.const is not None else "")
@@ -88,6 +132,7 @@ class SingleOps:
         self.models: list[OpModel] | None = None      # None: aclopSetModelDir not called
         self.loaded: list[OpModel] = []                # aclopLoad, from memory
         self.model_dir = ""
+        self.skipped: list[tuple[str, str]] = []       # (file, why) it could not parse
         self._count = 0
 
     def _handle(self, base: int) -> int:
@@ -118,8 +163,7 @@ class SingleOps:
         del self.descs[handle]
 
     def size(self, handle: int, call: str) -> int:
-        d = self.desc(handle, call)
-        return d.element_count() * dtypes.size(d.dtype)
+        return self.desc(handle, call).nbytes()
 
     def dim(self, handle: int, index: int, call: str) -> int:
         d = self.desc(handle, call)
@@ -165,8 +209,7 @@ class SingleOps:
 
     # ----- models ------------------------------------------------------------------------
     def set_model_dir(self, path: str, call: str = "aclopSetModelDir") -> None:
-        folder = Path(path)
-        if not folder.is_dir():
+        if not os.path.isdir(path):
             raise SimError(C.ACL_ERROR_READ_MODEL_FAILURE,
                            _("{call}: {path} is not a folder (cannot convert it to a real "
                              "path). Pass the folder acl-lab atc --singleop wrote its .om files "
@@ -176,12 +219,9 @@ class SingleOps:
                            _("{call}: the single-op model folder is already set ({path}); a "
                              "process sets it once.").format(call=call,
                                                              path=repr(self.model_dir)))
-        models = []
-        for file in sorted(p for p in folder.rglob("*.om") if _depth(p, folder) <= OM_DEPTH):
-            model = parse_model(file.read_bytes())
-            if model is not None:       # ReadModelDefs skips a model it cannot parse
-                models.append(model)
-        self.models, self.model_dir = models, os.fspath(path)
+        models, skipped = read_models(os.fspath(path), call, lambda n, what:
+                                      self.rt.memory.ram.need(n, call, what))
+        self.models, self.model_dir, self.skipped = models, os.fspath(path), skipped
 
     def match(self, op: str, in_descs, out_descs, attrs: dict, call: str) -> OpModel:
         ins = tuple(d.spec() for d in in_descs)
@@ -203,12 +243,12 @@ class SingleOps:
             inputs=[_spec_text(t) for t in ins], outputs=[_spec_text(t) for t in outs],
             attrs={n: v for n, _k, v in wanted})
         if not same_type:
-            raise SimError(C.ACL_ERROR_OP_NOT_FOUND,
-                           _("{call}: no model of operator {op} in {path} (it holds: {ops}). "
-                             "Add the operator to the op.json and compile it with acl-lab atc "
-                             "--singleop.").format(call=call, op=op, path=self.model_dir,
-                                                  ops=", ".join(sorted({m.op for m in
-                                                                        models})) or "-"))
+            raise SimError(C.ACL_ERROR_OP_NOT_FOUND, join_sentences([
+                _("{call}: no model of operator {op} in {path} (it holds: {ops}). Add the "
+                  "operator to the op.json and compile it with acl-lab atc --singleop.").format(
+                      call=call, op=op, path=self.model_dir,
+                      ops=", ".join(sorted({m.op for m in models})) or "-"),
+                self._skipped_text()]))
         m = same_type[0]
         have = _("inputs {inputs}, outputs {outputs}, attrs {attrs}").format(
             inputs=[_spec_text(t) for t in m.inputs], outputs=[_spec_text(t) for t in m.outputs],
@@ -219,13 +259,21 @@ class SingleOps:
                          "attributes and constant inputs must all be the ones compiled.").format(
                            call=call, op=op, asked=asked, path=self.model_dir, have=have))
 
+    def _skipped_text(self) -> str:
+        if not self.skipped:
+            return ""
+        shown = "; ".join(f"{os.path.basename(f)}: {why}" for f, why in self.skipped[:3])
+        return _("aclopSetModelDir skipped {count} .om file(s) it could not parse ({files}).").format(
+            count=len(self.skipped), files=shown + ("; …" if len(self.skipped) > 3 else ""))
+
     # ----- execution ---------------------------------------------------------------------
     def _place(self, desc: Desc, buffer: int, what: str, call: str):
         """The device bytes a data buffer gives a tensor (None for a constant input)."""
+        _runnable(desc, what, call)
         if desc.const is not None:
             return None
         b = self.rt.models.buffer(buffer, call) if isinstance(buffer, int) else buffer
-        need = desc.element_count() * dtypes.size(desc.dtype)
+        need = desc.nbytes()
         if b.size < need:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: {what} holds {size} bytes, but its description ({desc}) "

@@ -4,11 +4,17 @@ that succeeds applies its bytes to the shadow copy of the blocks it writes."""
 from __future__ import annotations
 
 from acl_lab import constants as C
-from acl_lab.align import align_up
+from acl_lab.align import align32_footprint, align_up
+from acl_lab.support.host_budget import budget
 
 from .objects import (D2D, DIRECTION, FREE_CALL, H2D, D2H, H2H, PAGEABLE, Block, Fail,
                       check_int, check_size)
 from .state import State, copier
+
+
+#: host RAM the simulator may hold beyond touched bytes in a fuzz run (tasks, streams,
+#: events at 1 KiB each, loaded models): a pinning this close to the budget may fail
+BOOKKEEPING = 64 << 20
 
 
 class MemoryRules(State):
@@ -28,6 +34,15 @@ class MemoryRules(State):
     def malloc_host(self, size):
         return self._allocate("malloc_host", size, None)
 
+    def _pinning(self, footprint: int) -> bool:
+        """Pinned host memory is host RAM: more than the budget has left is 207001 (sim/memory
+        _pinnable). The budget's use is at least the touched bytes, and at most that plus
+        the simulator's own bookkeeping (BOOKKEEPING): True when the call may fail."""
+        left = budget()[0] - self.observe()["touched_bytes"]
+        if footprint > left:
+            raise Fail(C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return footprint > left - BOOKKEEPING
+
     def _allocate(self, api: str, size: int, policy: int | None):
         """Allocating ``size`` bytes with ``api`` (``policy`` None: the call takes none)."""
         check_size(size)
@@ -39,9 +54,11 @@ class MemoryRules(State):
         base, flags = self.normalise_policy(policy or 0)
         footprint = self.footprint(api, size, base)
         location, owner, align = "device", device, 128 if api == "dvpp_malloc" else 64
+        pinning = False
         if api == "malloc_host":
             if self.profile.host_pinned:
                 pools, location, owner = [(None, "host normal")], "host", None
+                pinning = self._pinning(align32_footprint(size))
             else:   # ACL_DEVICE: "host" memory is normal device pages of device 0
                 pools, owner, align = [(0, s.label) for s in self.profile.pools
                                        if s.page == "normal" and not s.p2p], 0, 32
@@ -56,6 +73,7 @@ class MemoryRules(State):
         possible, may_fail = self.place(pools, footprint, align)
         if not possible:
             raise Fail(C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+        may_fail = may_fail or pinning
 
         def effect(result):
             ptr = result[0]

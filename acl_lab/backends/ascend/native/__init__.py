@@ -36,26 +36,26 @@ def complete(module, native: Native | None = None):
     """pyACL ``module`` with native bindings for what it lacks: a new module-shaped object
     (the real one is not touched) with the same namespaces and functions."""
     native = native or Native()
-    name = getattr(module, "__name__", "acl")
-    top = types.ModuleType(name, getattr(module, "__doc__", None))
+    top_name = getattr(module, "__name__", "acl")
+    top = types.ModuleType(top_name, getattr(module, "__doc__", None))
     top.__file__ = getattr(module, "__file__", None)
     for attr in dir(module):
         if attr.startswith("_"):
             continue
         value = getattr(module, attr)
         if isinstance(value, types.ModuleType):
-            copy = types.ModuleType(f"{name}.{attr}")
-            for name in dir(value):
-                if not name.startswith("_"):
-                    setattr(copy, name, getattr(value, name))
+            copy = types.ModuleType(f"{top_name}.{attr}")
+            for member in dir(value):
+                if not member.startswith("_"):
+                    setattr(copy, member, getattr(value, member))
             value = copy
         setattr(top, attr, value)
-    for name in added(module):
-        ns, _, fn = name.rpartition(".")
+    for call in added(module):
+        ns, _, fn = call.rpartition(".")
         holder = top
         if ns:
             if not isinstance(getattr(top, ns, None), types.ModuleType):
-                setattr(top, ns, types.ModuleType(f"{name}.{ns}"))
+                setattr(top, ns, types.ModuleType(f"{top_name}.{ns}"))
             holder = getattr(top, ns)
-        setattr(holder, fn, native.function(name))
+        setattr(holder, fn, native.function(call))
     return top

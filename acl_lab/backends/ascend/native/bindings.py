@@ -5,7 +5,8 @@ the C inputs in C order, ints for pointers and handles, ``(value, ..., ret)`` re
 calls the C function through ctypes with the argument types cdecl.py read from the header
 declaration. Arguments are checked before anything reaches C, as pyACL's own argument
 parser does: a non-int where C wants an integer is a TypeError, an int that does not fit
-the C type an OverflowError (ctypes would silently cut it to width). The C symbol is looked
+the C type an OverflowError, ``DoesNotFit`` (ctypes would silently cut it to width; the
+guard answers it with a code, as the simulator does). The C symbol is looked
 up at the first call: a missing library or symbol raises NativeUnavailable in plain words.
 """
 from __future__ import annotations
@@ -38,6 +39,15 @@ def _limits(ctype: type) -> tuple[int, int]:
     return (-(1 << bits - 1), 1 << bits - 1) if signed else (0, 1 << bits)
 
 
+class DoesNotFit(OverflowError):
+    """An int argument outside its C type's range (ctypes would cut it to width): nothing
+    reached C. ``call``, ``name``, ``value`` and ``ctype_text`` ("32-bit signed") say which."""
+
+    def __init__(self, call: str, name: str, value: int, ctype_text: str):
+        super().__init__(f"{call}: {name}={value} does not fit the C type ({ctype_text})")
+        self.call, self.name, self.value, self.ctype_text = call, name, value, ctype_text
+
+
 def to_c(call: str, name: str, ctype: type, value):
     """``value`` as pyACL's parser accepts it for C type ``ctype``."""
     if ctype is ctypes.c_float:
@@ -50,9 +60,8 @@ def to_c(call: str, name: str, ctype: type, value):
         raise TypeError(f"{call}: {name} must be an int, not {type(value).__name__}") from None
     low, high = _limits(ctype)
     if not low <= v < high:
-        raise OverflowError(f"{call}: {name}={v} does not fit the C type "
-                            f"({ctypes.sizeof(ctype) * 8}-bit "
-                            f"{'signed' if low < 0 else 'unsigned'})")
+        raise DoesNotFit(call, name, v, f"{ctypes.sizeof(ctype) * 8}-bit "
+                                         f"{'signed' if low < 0 else 'unsigned'}")
     return v
 
 
