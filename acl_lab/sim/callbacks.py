@@ -25,6 +25,7 @@ from acl_lab import constants as C
 from acl_lab.support import interrupts
 from acl_lab.support import threads
 from acl_lab.i18n import _
+from acl_lab.spec.callback_rules import callback_misuse, forbidden_in_callback
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.streams import Stream, Task
 
@@ -52,11 +53,19 @@ class Report:
 
     @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
+        me = threads.get_ident()
+        _RUNNING.add(me)
         try:
             self.fn(self.user_data)
         except Exception:       # a failing callback must not take the thread down
             print("[acl_lab] " + _("a callback raised:") + "\n" + traceback.format_exc(),
                   file=sys.stderr)
+        finally:
+            _RUNNING.discard(me)
+
+
+#: threads running a callback now (Callbacks.notice says what they must not call)
+_RUNNING: set[int] = set()
 
 
 @dataclass(eq=False)
@@ -85,6 +94,12 @@ class Callbacks:
         self.by_thread.clear()
         self.by_stream.clear()
         self.cond.notify_all()
+
+    def notice(self, call: str) -> None:
+        """``call`` (a C name) is about to run: inside a callback, report what the docs
+        forbid there (spec/callback_rules.py); the runtime does not check, so it still runs."""
+        if _RUNNING and threads.get_ident() in _RUNNING and forbidden_in_callback(call):
+            self.rt.report(callback_misuse(call))
 
     def waiting(self) -> int:
         """Callbacks handed to threads and not yet taken by process_report."""

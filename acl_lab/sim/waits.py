@@ -169,15 +169,25 @@ def stream_query(rt, handle: int) -> int:
 
 def set_failure_mode(rt, handle: int, mode: int) -> None:
     """aclrtSetStreamFailureMode: ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1);
-    stream 0 is the default stream (ApiErrorDecorator::StreamSetMode). No simulated task
-    fails, so the mode is kept and reported, not acted on."""
+    stream 0 is the default stream (ApiErrorDecorator::StreamSetMode). Stop mode holds for
+    every stream of the stream's context and cannot go back to continue (ApiImpl::
+    StreamSetMode: RT_ERROR_FEATURE_NOT_SUPPORT; 06_stream_management.md 约束说明). A task that
+    fails on the device (a media engine's refusal) then stops its stream (streams.py)."""
     call = "aclrtSetStreamFailureMode"
     s = rt.stream(handle, call)
     if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        _("{call}: mode {mode} is not ACL_CONTINUE_ON_FAILURE (0) or "
                          "ACL_STOP_ON_FAILURE (1).").format(call=call, mode=mode))
-    s.failure_mode = mode
+    if s.failure_mode == C.ACL_STOP_ON_FAILURE and mode == C.ACL_CONTINUE_ON_FAILURE:
+        raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       _("{call}: stream {stream} is in ACL_STOP_ON_FAILURE mode, which cannot "
+                         "be changed back to ACL_CONTINUE_ON_FAILURE. Use another "
+                         "stream.").format(call=call, stream=f"0x{s.handle:x}"))
+    siblings = [t for t in rt.all_streams(s.device) if t.ctx == s.ctx] \
+        if mode == C.ACL_STOP_ON_FAILURE else [s]
+    for t in siblings:
+        t.failure_mode = max(t.failure_mode, mode)
 
 
 def create_stream(rt, priority: int, flag: int) -> int:

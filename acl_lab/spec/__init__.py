@@ -6,8 +6,10 @@ apply, written once.
     media_prototypes.py      returns (its failure shape); acl.media's rows apart
     args.py                  how a call reads an argument as its C type
     dtypes.py                aclDataType facts: names, sizes, numpy types
-    memory_rules.py          malloc / free / pairing / policy rules
+    memory_rules.py          malloc / free / pairing / policy / page rules
     transfer_rules.py        memset / memcpy bounds, direction and alignment rules
+    callback_rules.py        what a host callback must not call
+    socs.py                  which SoC has which feature and rule (one table)
     address_map.py           which allocation an address falls in (sorted, interior-aware)
     snapshot_schema.py       the keys of ``acl_lab.snapshot()`` on every backend
 

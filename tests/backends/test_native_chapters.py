@@ -259,4 +259,4 @@ def test_doctor_warns_that_a_310b_board_cannot_capture(device, monkeypatch):
     real, _log = device
     monkeypatch.setattr(real, "get_soc_name", lambda: "Ascend310B4")
     line = " ".join(_chapter_line(_doctor(), "06_capture_acl_graph"))
-    assert "not supported on Ascend310B4 (Atlas 200I/500 A2)" in line
+    assert "Ascend310B4 (Atlas 200I/500 A2 推理产品) cannot capture a stream" in line

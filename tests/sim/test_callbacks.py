@@ -276,3 +276,34 @@ def test_ctrl_c_while_waiting_for_a_blocking_callback_runs_it_once(acl, worker):
     assert acl.rt.synchronize_stream(stream) == 0
     assert runs == ["once"]
     assert acl.rt.unsubscribe_report(worker.tid, stream) == 0
+
+
+def test_a_forbidden_call_in_a_callback_runs_but_is_reported(acl, worker):
+    """aclrtLaunchCallback 约束说明 (hicann/runtime 12_execution_control.md): no allocation,
+    free, synchronisation or task submission in a callback. The runtime does not check, so
+    the call goes ahead; the simulator says so (snapshot()["reports"] and stderr)."""
+    import acl_lab
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(worker.tid, stream) == 0
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(64)
+    rets = []
+
+    def copies_inside(_):
+        rets.append(acl.rt.memcpy(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST))
+
+    def reads_only(_):
+        rets.append(int(acl.util.ptr_to_numpy(host, (1,), np.dtype(np.uint8).num)[0]))
+
+    assert acl.rt.memset_async(dev, 64, 5, 64, stream) == 0
+    assert acl.rt.launch_callback(copies_inside, [], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert rets == [0]
+    reports = acl_lab.snapshot()["reports"]
+    assert len(reports) == 1 and reports[0].startswith("aclrtMemcpy was called inside a host "
+                                                       "callback")
+    assert acl.rt.memcpy_async(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.launch_callback(reads_only, [], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert rets == [0, 5] and len(acl_lab.snapshot()["reports"]) == 1
+    assert acl.rt.unsubscribe_report(worker.tid, stream) == 0
