@@ -55,6 +55,11 @@ USUAL_CAUSES: dict[str, str] = {
         "invalidated). The runtime also invalidates a capture when it cannot allocate a task "
         "for it. Keep each captured event inside one capture."
     ),
+    "ACL_ERROR_RT_DEV_SETUP_ERROR": (
+        "Usual cause: aclrtSetDevice could not get the device memory the runtime needs for "
+        "this process, because other processes hold the device's memory (npu-smi info shows "
+        "who). Free the device or use another one."
+    ),
     "ACL_ERROR_GE_FAILURE": (
         "Usual cause in application code: a dataset whose number of buffers differs from the "
         "model's inputs or outputs (aclmdlGetNumInputs / aclmdlGetNumOutputs), passed to "
@@ -73,6 +78,9 @@ SOURCES: dict[str, str] = {
     "ACL_ERROR_RT_EVENT_NOT_COMPLETE": "ApiImpl::EventElapsedTime",
     "ACL_ERROR_RT_INTERNAL_ERROR": "ApiImpl::EventElapsedTime",
     "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED": "TerminateCapture (capture_model_utils.cc)",
+    "ACL_ERROR_RT_DEV_SETUP_ERROR": (
+        "field logs: EL0004 from MemoryPoolManager::Init in aclrtSetDevice, "
+        "hw-native-sys/PTOAS#341, Ascend/samples#16"),
     "ACL_ERROR_GE_FAILURE": "aclmdlExecute (ge executor: input / output count)",
 }
 assert set(SOURCES) == set(USUAL_CAUSES)
