@@ -32,6 +32,9 @@ from acl_lab.sim.streams import Stream, Task
 #: longest a stream waits (real seconds) for its subscribed thread to take a blocking
 #: callback; real hardware would hang for ever, the kernel must not
 HANDOFF_LIMIT_S = 10.0
+#: longest a blocking callback's stream waits, after the callback ran, for its thread to call
+#: process_report again (a worker's loop does at once; one that stops costs this once)
+BACK_GRACE_S = 0.25
 #: longest a start_thread worker's process_report waits for its first subscription
 WORKER_GRACE_S = 0.1
 
@@ -50,6 +53,7 @@ class Report:
     block: bool
     delivered: bool = False     # handed to the thread (a stream task re-run after Ctrl-C
     done: bool = False          # must not hand it over twice)
+    taken_at: int = 0           # the thread's process_report count when it took this one
 
     @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
@@ -77,6 +81,9 @@ class Subscriber:
     #: let a blocking callback wait HANDOFF_LIMIT_S without calling process_report: later
     #: ones go on at once (no 10 s each) until it calls process_report again
     unresponsive: bool = False
+    #: how many times the thread has called process_report (a blocking callback's stream
+    #: goes on once the thread is back in it: the trace is the same on every run)
+    calls: int = 0
 
 
 class Callbacks:
@@ -169,19 +176,22 @@ class Callbacks:
                              "acl.rt.subscribe_report(thread_id, stream) first.").format(
                                call=call, stream=f"0x{s.handle:x}"))
         report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK)
-        self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
-                              run=lambda: self._deliver(s, report),
-                              detail={"block": report.block}), call)
+        task = Task("callback", self.rt.profile.rates.api_us, detail={"block": report.block})
+        task.run = lambda: self._deliver(s, report, task.end_us)
+        self.rt.issue(s, task, call)
 
-    def _deliver(self, s: Stream, report: Report) -> None:
+    def _deliver(self, s: Stream, report: Report, end_us: float) -> None:
         """The stream reached the callback: hand it to the subscribed thread (and, for a
-        blocking one, wait until it ran)."""
+        blocking one, wait until it ran: the host that waits for the stream is then at least
+        at the callback's end, so the thread's calls after it are timed after it too)."""
         thread = self.by_stream.get(s)
         sub = self.by_thread.get(thread)
         if sub is None:
             self.rt.report(_("a callback on stream {stream} was dropped: the stream was "
                              "unsubscribed before it ran.").format(stream=f"0x{s.handle:x}"))
             return
+        if report.block:
+            self.rt.sched.now_us = max(self.rt.sched.now_us, end_us)
         if not report.delivered:
             sub.inbox.append(report)
             report.delivered = True
@@ -190,6 +200,22 @@ class Callbacks:
             self._wait_for(thread, lambda: report.done, _("a blocking callback on stream "
                                                           "{stream}").format(
                                                               stream=f"0x{s.handle:x}"))
+            if report.done:
+                self._until_back(thread, sub, report.taken_at)
+
+    def _until_back(self, thread: int, sub: Subscriber, taken_at: int) -> None:
+        """Wait (lock released) until ``thread`` calls process_report again after the callback
+        it took at call ``taken_at``, or ends, for at most BACK_GRACE_S: otherwise whether its
+        next process_report starts before or after the stream's next task would depend on
+        the host's thread scheduling, and the trace (and the timeline) with it."""
+        if thread == threads.get_ident():
+            return
+        deadline = time.monotonic() + BACK_GRACE_S
+        while sub.calls <= taken_at and time.monotonic() < deadline and not self.ended:
+            interrupts.checkpoint()
+            if not any(t.ident == thread and t.is_alive() for t in threading.enumerate()):
+                return
+            self.cond.wait(0.02)
 
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
@@ -238,6 +264,7 @@ class Callbacks:
         grace = time.monotonic() + min(WORKER_GRACE_S, timeout_ms / 1000 if end else 1e9) \
             if me not in self.subscribed_once and hasattr(threading.current_thread(),
                                                           "acl_lab_process") else 0.0
+        counted = False
         while True:
             interrupts.checkpoint()
             if self.ended:
@@ -254,8 +281,13 @@ class Callbacks:
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
                                  "stream).").format(call=call, thread=_name(me)))
             sub.unresponsive = False
+            if not counted:
+                sub.calls, counted = sub.calls + 1, True
+                self.cond.notify_all()
             if sub.inbox:
-                return sub.inbox.popleft()
+                report = sub.inbox.popleft()
+                report.taken_at = sub.calls
+                return report
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
                 raise SimError(C.ACL_ERROR_RT_REPORT_TIMEOUT,

@@ -41,6 +41,8 @@ class Context:
     default_stream: Stream | None = None
     streams: set = field(default_factory=set)    # explicit stream handles
     events: set = field(default_factory=set)
+    #: a stream of it was set to ACL_STOP_ON_FAILURE: every stream of it stops on a failure
+    stop_on_failure: bool = False
 
 
 @dataclass(eq=False)
@@ -333,6 +335,7 @@ class Process:
         self.memory.ram.need(OBJECT_BYTES, call, _("one more stream"))
         s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
         s.priority, s.flags = priority, flags
+        s.failure_mode = int(ctx.stop_on_failure)     # 遇错即停 holds for the whole context
         self.streams[s.handle] = s
         ctx.streams.add(s.handle)
         return s.handle

@@ -57,7 +57,8 @@ class Stream:
         self.t_end = 0.0       # modeled time when the last issued task finishes
         self.capture = None    # the capture recording this stream, if any (capture.py)
         self.priority, self.flags = 0, 0          # aclrtCreateStreamWithConfig
-        self.failure_mode = 0                      # aclrtSetStreamFailureMode
+        self.failure_mode = 0    # how it behaves: 1 once it or its context stops on failure
+        self.mode_set = 0        # what aclrtSetStreamFailureMode set on it (StreamSetMode)
         self.stopped = 0         # the code its failed task left, under ACL_STOP_ON_FAILURE
         self.group_mode = None   # "sample" (TaskGrpBegin..End) or "update" (TaskUpdateBegin..End)
         self.group = None        # the task group being sampled or updated (capture.py)

@@ -11,6 +11,8 @@ import pytest
 
 from acl_lab import constants as C
 
+MiB = 1 << 20
+
 
 class Worker:
     """The pyACL pattern: a thread looping on process_report until told to stop."""
@@ -79,6 +81,46 @@ def test_the_trace_gives_each_task_to_the_call_that_issued_it_not_to_a_waiting_w
     issued = [c.name for c in calls if c.task is not None]
     assert issued.count("rt.memset_async") == 3 and issued.count("rt.launch_callback") == 3
     assert not [c for c in calls if c.name == "rt.process_report" and c.task is not None]
+
+
+def _worker_waits(acl):
+    """One run of chapter 08's pattern (blocking callbacks that only read host memory); the
+    worker's process_report spans with modeled time in them, after its loop timed out once
+    more."""
+    import acl_lab
+    acl_lab.reset("910b")
+    acl.init()
+    acl.rt.set_device(0)
+    w = Worker(acl)
+    try:
+        stream, _ = acl.rt.create_stream()
+        assert acl.rt.subscribe_report(w.tid, stream) == 0
+        dev, _ = acl.rt.malloc(64 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
+        for k in range(3):                # the stream runs well ahead of the host
+            assert acl.rt.memset_async(dev, 64 * MiB, k, 64 * MiB, stream) == 0
+            assert acl.rt.launch_callback(lambda d: None, [k], C.ACL_CALLBACK_BLOCK,
+                                          stream) == 0
+        assert acl.rt.synchronize_stream(stream) == 0
+        time.sleep(0.05)                  # the worker's next process_report times out
+        ends = [r["end_us"] for r in acl_lab.snapshot()["timeline"] if r["kind"] == "callback"]
+        waits = [(c.start_us, c.end_us) for c in acl_lab.tracer().calls
+                 if c.name == "rt.process_report" and c.end_us > c.start_us]
+        return waits, ends
+    finally:
+        acl.rt.unsubscribe_report(w.tid, stream)
+        w.close()
+
+
+def test_the_workers_waits_end_with_their_callbacks_on_every_run(acl):
+    """A worker's process_report returns when the stream reaches its blocking callback, and
+    whether it is back in process_report before the next one must not depend on thread
+    scheduling: the timeline of chapter 08 is compared by nbval."""
+    runs = [_worker_waits(acl) for _ in range(5)]
+    assert all(r == runs[0] for r in runs), runs
+    waits, callback_ends = runs[0]
+    # each wait ends when the stream reaches its callback (the host runs it then), and the
+    # loop's next wait starts from there: none is left over after the last one
+    assert [end for _start, end in waits] == callback_ends
 
 
 def test_a_blocking_callback_holds_later_work_on_its_stream(acl, worker):

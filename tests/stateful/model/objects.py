@@ -129,6 +129,7 @@ class Strm:
     device: int
     capture: Cap | None = None
     stop: bool = False            # ACL_STOP_ON_FAILURE, set on it or a stream of its context
+    stop_set: bool = False        # ACL_STOP_ON_FAILURE set on it (StreamSetMode compares)
 
     @property
     def key(self):

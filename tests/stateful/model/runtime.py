@@ -162,12 +162,13 @@ class RuntimeRules(State):
         s = self.stream(h)
         if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
             raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
-        if s.stop and mode == C.ACL_CONTINUE_ON_FAILURE:   # stop mode is for good
+        if s.stop_set and mode == C.ACL_CONTINUE_ON_FAILURE:   # stop mode is for good
             raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
         if mode == C.ACL_CONTINUE_ON_FAILURE:
             return None
 
         def effect(_):          # every stream of its context stops on failure from now on
+            s.stop_set = True
             for t in self.streams_of_device(s.device):
                 if t.ctx == s.ctx:
                     t.stop = True
