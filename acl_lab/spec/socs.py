@@ -9,8 +9,8 @@ product line); the runtime's source lists each chip's optional features in
 simulator follows the source and the chapters say what the docs claim.
 
 Sources of the columns (hicann/runtime unless a page is named):
-- capture: ``docs/zh/api_ref/15_model_running_instance__management.md`` aclmdlRICaptureBegin
-  产品支持情况; source ``rtStreamBeginCapture`` (src/runtime/api/api_c_standard_soc.cc)
+- capture: hicann/runtime docs/zh/api_ref/15_model_running_instance__management.md,
+  aclmdlRICaptureBegin 产品支持情况; source ``rtStreamBeginCapture`` (src/runtime/api/api_c_standard_soc.cc)
   refuses a chip without ``RT_FEATURE_MODEL_ACL_GRAPH`` with RT_ERROR_FEATURE_NOT_SUPPORT
   (ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000). The Ascend 310 (config ``mini``) lacks it.
 - huge1g_pages: ``RT_FEATURE_MEM_1G_HUGE_PAGE`` in the chip's config;
@@ -18,14 +18,14 @@ Sources of the columns (hicann/runtime unless a page is named):
   the 1 GiB-page attributes and policies elsewhere with 207000.
 - hbm: the memory the product carries (aclrtGetMemInfo: a chip without HBM answers an HBM
   attribute with its DDR figures, ``MAP_WHEN_GET_INFO`` in NpuDriver::MemGetInfoEx).
-- malloc_policy_or: ``docs/zh/api_ref/11-01_device_memory_malloc_and_free.md`` aclrtMalloc
-  约束说明 (id11): only IPV350 takes policies OR-ed with ACL_MEM_TYPE_*_BAND_WIDTH. The
+- malloc_policy_or: hicann/runtime docs/zh/api_ref/11-01_device_memory_malloc_and_free.md,
+  aclrtMalloc 约束说明 (id11): only IPV350 takes policies OR-ed with ACL_MEM_TYPE_*_BAND_WIDTH. The
   source (aclMallocMemInner, src/acl/aclrt_impl/memory.cpp) compares the policy with each
   enum value, so an OR-ed value matches none and gets the default flags on every chip.
 - malloc_padding: 11-01 aclrtMalloc 功能说明 (id2/id3): ALIGN_UP(size, 32) + 32, except
   Ascend 950 (ALIGN_UP(size, 32) only).
-- memcpy2d_async_d2d: ``docs/zh/api_ref/11-03_memory_copy_and_set.md`` aclrtMemcpy2dAsync
-  约束说明 (id14).
+- memcpy2d_async_d2d: hicann/runtime docs/zh/api_ref/11-03_memory_copy_and_set.md,
+  aclrtMemcpy2dAsync 约束说明 (id14).
 - jpegd_width_align / jpegd_height_align: JPEGD "功能及约束说明", table 2 (CANN 8.0.RC1,
   hiascend.com .../canncommercial/80RC1/apiref/appdevgapi/aclpythondevg_01_0321.html):
   width stride ALIGN_UP(w, 128) on Atlas 200/300/500 and Atlas training products, 64 on Atlas
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from acl_lab.i18n import N_, _
+from acl_lab.i18n import N_, _, join_list, pgettext
 
 #: what the rules of the kit were read against (each chapter names it)
 CHECKED_AGAINST = "CANN 9.x (hicann/runtime 681ef76, 2026-08-22)"
@@ -147,7 +147,8 @@ def badge(rule: str) -> str:
     values: dict[str, list[str]] = {}
     for s in shown:
         values.setdefault(_value(getattr(s, rule)), []).append(s.key)
-    parts = "; ".join(f"{', '.join(keys)}: {v}" for v, keys in values.items())
+    parts = pgettext("clause separator", "; ").join(
+        _("{socs}: {value}").format(socs=join_list(keys), value=v) for v, keys in values.items())
     return _("Depends on the SoC — {rule}: {parts} (acl_lab.spec.socs, checked against "
              "{checked})").format(rule=_(RULES[rule]), parts=parts, checked=CHECKED_AGAINST)
 
