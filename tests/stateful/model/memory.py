@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from acl_lab import constants as C
 from acl_lab.align import align_up
+from acl_lab.sim.hostram import budget
 
 from .objects import (D2D, DIRECTION, FREE_CALL, H2D, D2H, H2H, PAGEABLE, Block, Fail,
                       check_int, check_size)
 from .state import State, copier
+
+#: the machine's host RAM for simulated bytes (its cgroup, ulimit -v, physical memory or
+#: ACL_LAB_HOST_RAM: a fact of this machine, not an answer of the runtime), and what the
+#: process holds besides the bytes it touched (bookkeeping, promised work)
+HOST_RAM_LIMIT = budget()[0]
+PINNED_SLACK = 256 << 20
 
 
 class MemoryRules(State):
@@ -54,6 +61,11 @@ class MemoryRules(State):
         possible, may_fail = self.place(pools, footprint, align)
         if not possible:
             raise Fail(C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+        if api == "malloc_host" and self.profile.host_pinned:
+            # pinned memory is real host RAM (NpuDriver::HostMemAlloc): near or past what this
+            # machine's budget has left, the runtime may refuse it
+            may_fail = may_fail or footprint + self.observe()["touched_bytes"] + PINNED_SLACK \
+                > HOST_RAM_LIMIT
 
         def effect(result):
             ptr = result[0]
