@@ -3,6 +3,7 @@
 # make test - create .venv if missing, install the test extras, run every test (incl. nbval)
 # make bench - print the benchmark table
 # make lite  - build the JupyterLite site (chapters in a browser tab) into build/lite/site
+# make site  - build the course as a static website, both languages, into build/site
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -10,7 +11,7 @@ PY     := $(VENV)/bin/python
 LAB    := $(VENV)/.lab-installed
 TESTS  := $(VENV)/.test-installed
 
-.PHONY: lab lab-zh test bench lite clean
+.PHONY: lab lab-zh test bench lite site clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +45,14 @@ $(VENV)/.lite-installed: $(PY) pyproject.toml
 
 lite: $(VENV)/.lite-installed
 	$(PY) tools/build_lite.py
+
+# the website needs the kit (for nbformat) and Sphinx, MyST-NB and furo; nothing else
+$(VENV)/.site-installed: $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[site]'
+	touch $@
+
+site: $(VENV)/.site-installed
+	$(PY) tools/build_site.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -50,7 +50,7 @@ def reset(profile: str | None = None) -> None:
 def snapshot() -> Snapshot:
     """Allocations, pools, streams, events and contexts of the active backend, as plain data
     (the same keys on every backend: acl_lab/spec/snapshot_schema.py describes each one)."""
-    return SESSION.current()[0].snapshot()
+    return SESSION.current().backend.snapshot()
 
 
 def set_guard(enabled: bool) -> None:
@@ -62,7 +62,7 @@ def set_guard(enabled: bool) -> None:
 
 def tracer():
     """The call trace of the active backend (``tracer().table(20)`` for a readable table)."""
-    return SESSION.current()[2]
+    return SESSION.current().trace
 
 
 def name(handle: int, label: str) -> None:
@@ -85,7 +85,7 @@ def check(ret, what: str | None = None) -> None:
     """
     code = ret[-1] if isinstance(ret, tuple) else ret
     if code != 0:
-        message = SESSION.current()[1].get_recent_err_msg() or None
+        message = SESSION.current().acl.get_recent_err_msg() or None
         if what and message:
             message = f"{what}: {message}"
         raise AclLabError(code, _with_open_captures(message))

@@ -161,15 +161,14 @@ class Faults:
 
 
 def _failure(name: str):
-    from acl_lab.sim.api import failure     # the facade's failure shapes are pyACL's
+    from acl_lab.spec.prototypes import failure     # pyACL's failure shapes, on any backend
     return failure(name)
 
 
 def _unknown(name: str) -> str:
     import difflib
-    from acl_lab.sim.api import FACADE
-    names = [f"{ns}.{fn}" if ns else fn for ns, cls in FACADE.items() for fn in dir(cls)
-             if not fn.startswith("_") and getattr(getattr(cls, fn), "failed", None)]
+    from acl_lab.spec.prototypes import PROTOTYPES, failure
+    names = [n for n in PROTOTYPES if failure(n) is not None]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     text = _("acl_lab cannot inject a fault into {name}: it is not a pyACL call that can fail "
              "(names as pyACL's: 'rt.malloc', 'rt.memcpy', 'mdl.ri_capture_end').").format(

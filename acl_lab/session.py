@@ -7,16 +7,26 @@ backend in use with its traced ``acl`` and its trace, and the injected faults.
 """
 from __future__ import annotations
 
-from acl_lab.support import interrupts
+from typing import NamedTuple
+
 from acl_lab.faults import Faults
+from acl_lab.support import interrupts
+
+
+class Active(NamedTuple):
+    """What the last ``load()`` chose: its backend, the traced ``acl`` it handed out, and
+    that ``acl``'s trace."""
+    backend: object         # acl_lab.backends.Backend
+    acl: object             # acl_lab.trace.Traced
+    trace: object           # acl_lab.trace.Trace
 
 
 class Session:
     def __init__(self):
         self.faults = Faults()     # acl_lab.inject
-        self.simulator = None      # the simulated process (sim.api.Simulator), once made
-        self.ascend = None         # (pyACL module, Backend, Guard), once loaded
-        self.active = None         # (Backend, Traced acl, Trace) of the last load()
+        self.simulator = None      # the simulated process (sim.facade.Simulator), once made
+        self.ascend = None         # backends.ascend.Ascend, once loaded
+        self.active: Active | None = None     # what the last load() chose
 
     def load(self, backend: str | None = None, profile: str | None = None):
         """The traced ``acl`` of the chosen backend (acl_lab.load documents the choice)."""
@@ -24,15 +34,17 @@ class Session:
         from acl_lab.trace import Trace, Traced
 
         interrupts.install()       # Ctrl-C waits for the call it hits (interrupts.py)
+        interrupts.show_in_ipython()
         chosen = select(self, backend, profile)
-        if self.active is not None and self.active[0].acl is chosen.acl:
-            return self.active[1]
+        if self.active is not None and self.active.backend.acl is chosen.acl:
+            return self.active.acl
         trace = Trace(chosen.timing, faults=self.faults)
-        self.active = (chosen, Traced(chosen.acl, trace, simulated=chosen.name == "sim"), trace)
-        return self.active[1]
+        self.active = Active(chosen, Traced(chosen.acl, trace, simulated=chosen.name == "sim"),
+                             trace)
+        return self.active.acl
 
-    def current(self) -> tuple:
-        """(Backend, traced acl, Trace) in use, loading the default backend if none is."""
+    def current(self) -> Active:
+        """The backend, traced acl and trace in use, loading the default backend if none is."""
         if self.active is None:
             self.load()
         return self.active
@@ -44,14 +56,14 @@ class Session:
         if self.ascend is None:
             raise RuntimeError(_('load the ascend backend first: '
                                  'acl_lab.load(backend="ascend")'))
-        self.ascend[2].enabled = bool(enabled)
+        self.ascend.guard.enabled = bool(enabled)
 
     @interrupts.critical
     def reset(self, profile: str | None = None) -> None:
         """A fresh process, an empty trace, no injected faults."""
-        backend, _, trace = self.current()
-        backend.reset(profile)
-        trace.clear()
+        active = self.current()
+        active.backend.reset(profile)
+        active.trace.clear()
         self.faults.clear()
 
 

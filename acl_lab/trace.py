@@ -14,7 +14,7 @@ from collections import deque
 from html import escape
 from typing import Callable, NamedTuple
 
-from acl_lab.support import threads
+from acl_lab.support import interrupts, threads
 from acl_lab.i18n import N_, _, columns
 from acl_lab.faults import Faults
 
@@ -119,35 +119,41 @@ class Trace:
             self._records.append, self._timing, self._seq, self._threads, self._faults,
             self._claimed)
         plain = _PLAIN
+        noted, returning = interrupts.state, interrupts.returning
 
         def traced(*args, **kwargs):
-            if kwargs or faults.armed:
-                return slow(args, kwargs)
-            clock = timing()
-            t0, timeline = clock.now_us, clock.timeline
-            before = timeline[-1] if timeline else None
-            result = fn(*args)
-            task = timeline[-1] if timeline else None
-            if task is before or task is claimed[0]:
-                task = None
-            else:
-                claimed[0] = task
-            for v in args:              # plain scalars are kept as they are (checked inline:
-                if v.__class__ not in plain:     # this runs on every call)
-                    args = _summary(args)
-                    break
-            if result.__class__ is tuple:       # (value, ret): the usual result
-                summary = result
-                for v in result:
-                    if v.__class__ not in plain:
-                        summary = _summary(result)
+            __tracebackhide__ = True      # noqa: F841 - read by IPython and pytest
+            try:            # a critical call: Ctrl-C comes once the call and its record are done
+                if kwargs or faults.armed:
+                    return slow(args, kwargs)
+                clock = timing()
+                t0, timeline = clock.now_us, clock.timeline
+                before = timeline[-1] if timeline else None
+                result = fn(*args)
+                task = timeline[-1] if timeline else None
+                if task is before or task is claimed[0]:
+                    task = None
+                else:
+                    claimed[0] = task
+                for v in args:              # plain scalars are kept as they are (checked inline:
+                    if v.__class__ not in plain:     # this runs on every call)
+                        args = _summary(args)
                         break
-            else:
-                summary = result if result.__class__ in plain else _summary(result)
-            thread = thread_names.get(threads.get_ident()) or self._thread_name()
-            append((next(seq), name, args, summary, thread, t0, clock.now_us,
-                    None if task is None else _task_info(task), False))
-            return result
+                if result.__class__ is tuple:       # (value, ret): the usual result
+                    summary = result
+                    for v in result:
+                        if v.__class__ not in plain:
+                            summary = _summary(result)
+                            break
+                else:
+                    summary = result if result.__class__ in plain else _summary(result)
+                thread = thread_names.get(threads.get_ident()) or self._thread_name()
+                append((next(seq), name, args, summary, thread, t0, clock.now_us,
+                        None if task is None else _task_info(task), False))
+                return result
+            finally:
+                if noted.noted:
+                    returning()
 
         def slow(args, kwargs):
             clock = timing()
@@ -165,6 +171,7 @@ class Trace:
                     injected))
             return result
 
+        interrupts.register(traced)
         traced.__name__ = getattr(fn, "__name__", name)
         traced.__doc__ = getattr(fn, "__doc__", None)
         traced.__wrapped__ = fn

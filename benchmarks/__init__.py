@@ -70,7 +70,7 @@ def fresh_acl(traced: bool = True):
         acl_lab.reset(PROFILE)
         acl = acl_lab.load(profile=PROFILE)
     else:
-        from acl_lab.sim.api import Simulator
+        from acl_lab.sim.facade import Simulator
         from acl_lab.sim.profiles import get_profile
         acl = Simulator(get_profile(PROFILE)).acl
     acl_lab.check(acl.init())

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import sys
 
-from . import (import_time, malloc_free, media, memcpy, pool_view, replay, resnet50, rss,
-               table, timeline)
+from . import (figures, import_time, malloc_free, media, memcpy, pool_view, replay, resnet50,
+               rss, table, timeline)
 
 BENCHMARKS = {"memcpy": memcpy, "malloc": malloc_free, "rss": rss, "import": import_time,
               "replay": replay, "pool_view": pool_view, "timeline": timeline, "media": media,
-              "resnet50": resnet50}
+              "resnet50": resnet50, "figures": figures}
 
 
 def main(names: list[str]) -> int:

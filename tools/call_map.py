@@ -6,7 +6,7 @@ reaches -> the rules that govern it -> the tests that call it most.
     .venv/bin/python tools/call_map.py --check   # exit 1 if either is out of date
 
 Everything is read, not written by hand: C names from acl_lab/spec/prototypes.py, the facade
-methods and what they call from the source of acl_lab/sim/api.py (ast), the simulating
+methods and what they call from the source of acl_lab/sim/facade/ (ast), the simulating
 objects by looking the calls up on a live simulated process, rules from docs/rules.md
 ("Calls:" lines), tests from tests/**/*.py (ast). tests/spec/test_call_map.py runs --check.
 """
@@ -26,7 +26,7 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from acl_lab.sim import api  # noqa: E402
+from acl_lab.sim import facade as api  # noqa: E402
 from acl_lab.spec.prototypes import PROTOTYPES, public_functions  # noqa: E402
 
 CALL_MAP = ROOT / "docs" / "call-map.md"
@@ -62,8 +62,7 @@ def read_rules(path: Path = RULES) -> list[Rule]:
 
 
 # ----- what a facade method reaches -----------------------------------------------------------
-_SIM_ROOT = ("rt",)                       # the Runtime the facade works on
-_HELPER_MODULE = api.__name__
+_SIM_ROOT = ("rt",)                       # the simulated process the facade works on
 
 
 def _chain(node) -> list[str] | None:
@@ -81,12 +80,12 @@ def _chain(node) -> list[str] | None:
 
 
 def _namespace_of(fn) -> dict:
-    """The globals of the module that defines ``fn`` (api.py, or a room's calls.py)."""
+    """The globals of the module that defines ``fn`` (a facade module)."""
     return inspect.unwrap(fn).__globals__
 
 
 def _simulating(value) -> bool:
-    """A module of the simulator or of a room built on it (acl_lab/media)."""
+    """A module of the simulator (acl_lab/sim/, its media room too), not the facade."""
     return isinstance(value, types.ModuleType) and value.__name__.startswith(
         ("acl_lab.sim.", "acl_lab.sim.media."))
 
@@ -119,8 +118,7 @@ def _reached(fn, owner: type, seen: set) -> list[list[str]]:
                 helper = getattr(helper, "__func__", helper)
             elif chain and len(chain) == 1:
                 helper = space.get(chain[0])
-            if inspect.isfunction(helper) and helper.__module__ in (_HELPER_MODULE,
-                                                                    fn_module):
+            if inspect.isfunction(helper) and helper.__module__ == fn_module:
                 found.extend(_reached(helper, owner, seen))
         for child in ast.iter_child_nodes(node):
             visit(child)
@@ -253,11 +251,12 @@ def render() -> str:
         "# Call map",
         "",
         "Where each pyACL call of the simulator goes: its C function, the facade method in",
-        "`acl_lab/sim/api.py` that checks its arguments and turns a refusal into a return code,",
+        "`acl_lab/sim/facade/` (its arguments read and a refusal turned into a return code by the",
+        "one call wrapper, `acl_lab/sim/facade/_call.py`),",
         "the simulator code that does the work, the [rules](rules.md) that govern it, and the",
         "test file that names it most (— where none does by name; a test may still reach it",
         "through `getattr`). Built by `tools/call_map.py` from the prototype table",
-        "(`acl_lab/spec/prototypes.py`), the code and `docs/rules.md`; `tests/spec/test_call_map.py`",
+        "(`acl_lab/spec/prototypes/`), the code and `docs/rules.md`; `tests/spec/test_call_map.py`",
         "fails when it is out of date: run `.venv/bin/python tools/call_map.py`.",
         "",
         "Every call goes through the trace first (`acl_lab/trace.py`, `Traced`), then:",

@@ -420,7 +420,4 @@ CANNOT = {
         "board its perception runs (12 inferences) and the assertion fails",
     "python/level3_multi_model/mask_rcnn_image_inpainting/src/mask_rcnn.py":
         "needs mmcv (compiled, with PyTorch)",
-    f"{L2}/n_e2e/ssd_mobilenetv2_picture/src/main.py":
-        "writes labels with cv2.putText on a float32 picture, which OpenCV 5 refuses (after "
-        "its model ran)",
 }

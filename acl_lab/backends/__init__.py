@@ -26,37 +26,13 @@ class Backend:
     reset: Callable[[str | None], None]
 
 
-def _sim_backend(session, profile: str | None) -> Backend:
-    from acl_lab.sim.api import Simulator
-    from acl_lab.sim.profiles import get_profile
-
-    wanted = get_profile(profile) if profile else None
-    sim = session.simulator
-    if sim is None:
-        sim = session.simulator = Simulator(wanted)
-    elif wanted is not None and wanted is not sim.rt.profile:
-        sim.reset(wanted)
-    return Backend(
-        name="sim", acl=sim.acl,
-        timing=lambda: sim.rt.sched,    # a reset process has a new scheduler
-        snapshot=lambda: _snapshot(sim),
-        reset=lambda p=None: sim.reset(get_profile(p) if p else None),
-    )
-
-
-def _snapshot(sim) -> Snapshot:
-    """The simulator's state, taken under its lock (other threads may be calling)."""
-    rt = sim.rt
-    with rt.lock:
-        return rt.snapshot()
-
-
 def select(session, backend: str | None = None, profile: str | None = None) -> Backend:
     """The backend ``session`` (acl_lab.session.Session) keeps under that name, made on
     first use."""
     name = (backend or os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     if name == "sim":
-        return _sim_backend(session, profile)
+        from acl_lab.backends.sim import sim_backend
+        return sim_backend(session, profile)
     if name == "ascend":
         from acl_lab.backends.ascend import ascend_backend
         return ascend_backend(session)

@@ -32,6 +32,11 @@ START_NOTEBOOK = Path("notebooks", "00_start_here.ipynb")
 START_NOTEBOOKS = {"en": START_NOTEBOOK, "zh_CN": Path("notebooks", "zh_CN", START_NOTEBOOK.name)}
 #: JupyterLab's own language setting (the zh_CN language pack provides the translation)
 LAB_LOCALE = "@jupyterlab/translation-extension:plugin"
+#: What every learner's JupyterLab is spared: the "Would you like to get notified about
+#: official Jupyter news?" question and the update check (a workshop has no use for them,
+#: and both reach the network). `acl-lab lab` and binder/postBuild write them.
+LAB_QUIET = {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                              "checkForUpdates": False}}
 CHECKOUT = Path(__file__).resolve().parents[2]   # the source checkout, when installed -e
 #: GitHub remotes as git prints them: https://github.com/O/R(.git), git@github.com:O/R.git,
 #: ssh://git@github.com/O/R.git
@@ -142,6 +147,7 @@ def doctor(out=None) -> int:
     if found.ok:
         lines += _chapters_on_this_cann(found.module)
     lines += _socs(PROFILES)
+    lines += _pyacl_coverage()
 
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
     profile, profile_ok = _profile()
@@ -181,6 +187,28 @@ def _socs(profiles) -> list[str]:
     lines += [_row(name, f"{p.soc_name}: {p.soc.product} ({p.soc.key})")
               for name, p in profiles.items()]
     return lines + ["  " + line for line in table()]
+
+
+def _pyacl_coverage() -> list[str]:
+    """Per namespace, how many of the functions pyACL binds the simulator offers, and which
+    it refuses on purpose (docs/pyacl-coverage.md names the missing ones)."""
+    from acl_lab.session import Session
+    from acl_lab.sim.profiles import DEFAULT_PROFILE
+    from acl_lab.spec import pyacl_functions as pf
+
+    table = pf.bound()     # a session of its own; the calls offered do not vary by profile
+    rows = pf.coverage(Session().load(backend="sim", profile=DEFAULT_PROFILE), table)
+    lines = [_("pyACL calls on the simulator (offered / bound by pyACL, hicann/runtime "
+               "{commit})").format(commit=table.commit[:7])]
+    lines += [_row(f"acl.{r.namespace}" if r.namespace else "acl",
+                   f"{len(r.offered)}/{len(r.names)}") for r in rows]
+    refused = [f"acl.{pf.qualified(r.namespace, n)} "
+               f"({pf.REFUSED[pf.qualified(r.namespace, n)].code})"
+               for r in rows for n in r.refused]
+    lines.append(_row(_("refused"), ", ".join(refused) if refused else
+                      _("none on purpose")))
+    lines.append(_row(_("missing"), _("listed in docs/pyacl-coverage.md")))
+    return lines
 
 
 def _chapters_on_this_cann(pyacl) -> list[str]:
@@ -226,22 +254,38 @@ def lab_arguments(extra: list[str], language: str = "en") -> list[str]:
     print its URL (not the Launcher's) as the address to open. For zh_CN, JupyterLab's own
     menus default to Chinese too (an overrides.json in a settings folder of acl_lab's)."""
     chapter = START_NOTEBOOKS[language].as_posix()
-    args = [f"--LabApp.default_url=/lab/tree/{chapter}", chapter, *extra]
-    if language != "en":
-        args.append(f"--LabApp.app_settings_dir={_lab_settings(language)}")
+    args = [f"--LabApp.default_url=/lab/tree/{chapter}", chapter, *extra,
+            f"--LabApp.app_settings_dir={_lab_settings(language)}"]
     if getattr(os, "geteuid", lambda: 1)() == 0:   # containers and workshop VMs often run as root
         args.append("--allow-root")
     return args
 
 
 def _lab_settings(language: str) -> Path:
-    """A JupyterLab app-settings folder whose overrides.json makes ``language`` the default
-    language of JupyterLab's menus (a learner's own choice in Settings still wins)."""
+    """A JupyterLab app-settings folder of acl_lab's with its overrides.json."""
     folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache",
                   "acl_lab", f"lab-{language}")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "overrides.json").write_text(json.dumps({LAB_LOCALE: {"locale": language}}))
+    write_lab_overrides(folder, language)
     return folder
+
+
+def lab_overrides(language: str = "en") -> dict:
+    """JupyterLab's defaults for the kit's learners (a learner's own choice in Settings still
+    wins): no news question nor update check, and for zh_CN menus in Chinese."""
+    out = dict(LAB_QUIET)
+    if language != "en":
+        out[LAB_LOCALE] = {"locale": language}
+    return out
+
+
+def write_lab_overrides(folder, language: str = "en") -> Path:
+    """Write ``lab_overrides(language)`` as ``folder``/overrides.json (binder/postBuild: the
+    environment's own settings folder, ``<prefix>/share/jupyter/lab/settings``)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "overrides.json"
+    path.write_text(json.dumps(lab_overrides(language), indent=1) + "\n")
+    return path
 
 
 def lab(extra: list[str], language: str = "en") -> int:

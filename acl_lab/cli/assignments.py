@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acl_lab import exercises as _exercises
+from acl_lab.exercises.registry import spec as exercise_spec
+from acl_lab.exercises.solutions import translated
 from acl_lab.i18n import _, get_language, join_list, set_language
 
 CHECK = re.compile(r'^exercises\.check\("(?P<id>\d\d\.\d+)"(?P<args>.*)\)\s*$')
@@ -57,7 +59,7 @@ LANGUAGE_LINE = re.compile(r'^acl_lab\.set_language\("(?P<lang>[\w-]+)"\)', re.M
 def _solution_code(nb: dict, exercise_id: str) -> str:
     """The kit's solution of ``exercise_id`` with comments in the notebook's language (its
     first code cell sets it), whether or not this process may show solutions."""
-    spec = _exercises._spec(exercise_id)
+    spec = exercise_spec(exercise_id)
     if not spec.solution:
         raise ValueError(_("exercise {exercise} has no solution").format(exercise=exercise_id))
     first = next((_source(c) for c in nb["cells"] if c["cell_type"] == "code"), "")
@@ -65,7 +67,7 @@ def _solution_code(nb: dict, exercise_id: str) -> str:
     before = get_language()
     set_language(found["lang"] if found else "en")
     try:
-        return _exercises._translated(spec.solution)
+        return translated(spec.solution)
     finally:
         set_language(before)
 

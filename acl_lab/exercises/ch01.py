@@ -130,8 +130,11 @@ def _to_release(acl):
           "the device, then the process, come last. Whatever reset_device has to clean up for "
           "you is reported as a leak.",
           level="easy",
-          more=("The order: destroy the event, destroy the stream, free the buffer, reset "
-                "device 0, then finalize.",),
+          more=("Each object you hold has its partner call: buf (device memory) aclrtFree, "
+                "s (a stream) aclrtDestroyStream, e (an event) aclrtDestroyEvent. Release all "
+                "three yourself; only then reset device 0, and finalize AscendCL last.",
+                "The order: destroy the event, destroy the stream, free the buffer, reset "
+                "device 0, then finalize."),
           setup=_to_release, needs=None,
           solution="""
           acl.rt.destroy_event(e)                  # reverse order of creation

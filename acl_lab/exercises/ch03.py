@@ -63,8 +63,33 @@ def round_trip(acl, dev_buf: int, result: np.ndarray, data: np.ndarray):
     if not np.array_equal(_as_bytes(result), want):
         raise NotYet(_("{dev_buf} holds {data}, but {result} does not: copy it back, device "
                        "to host, into the address of {result}.").format(**names))
+    wrong = _wrong_kinds(dev_buf)
+    if wrong:
+        call, kind = wrong[0]
+        raise NotYet(_("the bytes arrived, but copy #{seq} (acl_lab.tracer().table() shows it) "
+                       "says {said} while its addresses go {really}: the runtime followed the "
+                       "addresses, and the kind misleads whoever reads the code. The kind "
+                       "names the direction: pass {really} (or ACL_MEMCPY_DEFAULT).").format(
+                           seq=call.seq, said=C.MEMCPY_KIND_NAMES.get(call.args[4], call.args[4]),
+                           really=C.MEMCPY_KIND_NAMES[kind]))
     return _("{count} bytes went to the device and came back unchanged.").format(
         count=want.size)
+
+
+def _wrong_kinds(dev_buf: int) -> list:
+    """The copies since start() into or out of ``dev_buf`` whose kind names another direction
+    than their addresses (the runtime corrects the kind silently; the chapter teaches that
+    the kind names the direction), each with the kind it should have said."""
+    wrong = []
+    for call in calls_since_start():
+        if call.name not in ("rt.memcpy", "rt.memcpy_async") or call.ret != 0:
+            continue
+        dst, _max, src, _count, kind = call.args[:5]
+        should = (C.ACL_MEMCPY_HOST_TO_DEVICE if dst == dev_buf and src != dev_buf else
+                  C.ACL_MEMCPY_DEVICE_TO_HOST if src == dev_buf and dst != dev_buf else None)
+        if should is not None and kind not in (should, C.ACL_MEMCPY_DEFAULT):
+            wrong.append((call, should))
+    return wrong
 
 
 def _staged(acl):

@@ -180,10 +180,12 @@ def _suspects(acl):
           """)
 def overrun_detective(suspects: MemoryPool, culprit: str):
     pool, name = suspects, culprit
+    pool_name = learner_name(suspects, "suspects")      # the learner's name for the pool
     segments = {blk.segment.name: blk.segment for blk in pool.blocks() if blk.kind == "segment"}
     if name not in segments:
-        raise NotYet(_("{name} is not a live segment of this pool; its segments are "
-                       "{names}.").format(name=repr(name), names=sorted(segments)))
+        raise NotYet(_("{name} is not a live segment of {pool}; its segments are "
+                       "{names}.").format(name=repr(name), pool=pool_name,
+                                          names=sorted(segments)))
     try:
         pool.check_guards()
     except AclLabError as e:
@@ -191,5 +193,6 @@ def overrun_detective(suspects: MemoryPool, culprit: str):
             return _("'{name}' wrote past its end: its guard bytes give it away.").format(
                 name=name)
         raise NotYet(_("'{name}' kept within its length; read the message of "
-                       "pool.check_guards() again.").format(name=name)) from None
+                       "{pool}.check_guards() again.").format(name=name, pool=pool_name)) \
+            from None
     raise NotYet(_("every guard byte is intact now: nothing overran (or it was freed)."))

@@ -35,6 +35,9 @@ CAPTURE_QUIZ = (
                                             "capture (it is refused; the capture stays "
                                             "ACTIVE)")),
 )
+#: the six calls of 06.2, as the trace names them
+QUIZ_CALLS = ("rt.synchronize_stream", "rt.memcpy", "rt.memcpy_async", "rt.memset_async",
+              "rt.record_event")
 #: Exercise 06.1: what x holds before any replay.
 DOUBLING_START = np.arange(1, 9, dtype=np.float32)
 
@@ -178,11 +181,25 @@ def capture_quiz(codes: Iterable):
     if len(codes) != len(CAPTURE_QUIZ):
         raise NotYet(_("give one code per call: {count} codes, got {got}.").format(
             count=len(CAPTURE_QUIZ), got=len(codes)))
-    began = any(c.name == "mdl.ri_capture_begin" and c.ret == 0 for c in calls_since_start())
-    if not began and codes[0] == C.ACL_SUCCESS:
-        raise NotYet(_("{name}[0] is 0: the stream was not capturing. Call "
-                       "acl.mdl.ri_capture_begin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) before the "
-                       "six calls.").format(name=name))
+    calls = calls_since_start()
+    made = [c for c in calls if c.name in QUIZ_CALLS]
+    if not made:
+        raise NotYet(_("{name} holds codes that no call returned: since exercises.start() you "
+                       "made none of the six calls. Make each call and keep what it "
+                       "returns.").format(name=name))
+    began = next((c for c in reversed(calls)
+                  if c.name == "mdl.ri_capture_begin" and c.ret == 0), None)
+    inside = [c for c in made if began is not None and c.seq > began.seq]
+    if not inside:
+        raise NotYet(_("you called acl.{call} before any capture began on s, so it met no "
+                       "capture rule. Call acl.mdl.ri_capture_begin(s, "
+                       "ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) before the six calls.").format(
+                           call=made[0].name))
+    returned = [c.ret for c in inside][:len(CAPTURE_QUIZ)]
+    if codes != returned:
+        raise NotYet(_("{name} is {codes}, but your calls returned {returned}: keep what each "
+                       "call returns, in order.").format(name=name, codes=codes,
+                                                         returned=returned))
     for i, (got, (want, why)) in enumerate(zip(codes, CAPTURE_QUIZ), 1):
         if got != want:
             raise NotYet(_("call {i} does not return {got}: which rule of capture does it "

@@ -203,7 +203,11 @@ TEARDOWN_HINT = ("Release users before what they use: the graph first (it uses t
 
 @exercise("07.3", "Leave nothing behind", TEARDOWN_HINT,
           level="medium",
-          more=("acl.mdl.ri_destroy(graph); acl.rt.destroy_stream for copy_stream and "
+          more=("Look at what start() gave you: graph replays on copy_stream and "
+                "compute_stream and works in the segments of pool; the tensors in tensor and "
+                "the scalar one describe those segments; the events in ev mark the streams; "
+                "in_h and out_h are pinned buffers. Whatever uses another goes first.",
+                "acl.mdl.ri_destroy(graph); acl.rt.destroy_stream for copy_stream and "
                 "compute_stream; acl.rt.destroy_event for each event in ev; "
                 "acl.nn.destroy_tensor for each tensor in tensor, acl.nn.destroy_scalar(one); "
                 "pool.free each segment, then pool.close(); acl.rt.free_host(in_h) and "

@@ -4,7 +4,7 @@
 
 Flags follow ATC's (--model, --framework, --output, --soc_version, --input_format,
 --input_shape, --input_fp16_nodes, --output_type, --out_nodes, --dynamic_batch_size,
---dynamic_image_size, --insert_op_conf); failures print an
+--dynamic_image_size, --dynamic_dims, --input_shape_range, --insert_op_conf); failures print an
 E-coded line and "ATC run failed" as ATC does, success "ATC run success". Only ONNX
 (--framework=5) is converted: the other frameworks' parsers are not part of acl_lab.
 The E-coded lines follow the learner's language (ACL_LAB_LANG); the closing "ATC run ..."
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from acl_lab import constants as C
@@ -72,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dynamic_image_size", default="",
                    help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
                           '--input_shape)'))
+    p.add_argument("--dynamic_dims", default="",
+                   help=_('dims gears, e.g. "20,1;40,2": per gear a value for each -1 of '
+                          '--input_shape, in its order'))
+    p.add_argument("--input_shape_range", default="",
+                   help=_('shape ranges, e.g. "data:[1~8,3,-1]": a model for any shape '
+                          'within them'))
     p.add_argument("--singleop", default="", help=_("a single-operator description (op.json): "
                                                     "one .om per operator into --output"))
     return p
@@ -122,6 +129,7 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     data, static shapes), its inputs fixed, its description and sizes worked out."""
     try:
         model = om_graph.parse(onnx_bytes)
+        seeded = om_graph.give_seeds(model.graph)
         om_graph.check_ops(model.graph)
     except om_graph.GraphError as e:
         if e.op:
@@ -142,17 +150,29 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     for i in inputs:
         if i.name in fixed:
             _fix_dims(i, fixed[i.name], args.input_shape)
-    gears, axes = _gears(args, fixed)
-    for o in graph.output if gears else ():     # each gear has its own: inferred per gear
+    dyn = _gears(args, fixed)
+    spans = _spans(args, inputs, fixed)
+    for o in graph.output if dyn or spans else ():   # inferred per gear, or left open
         for k, d in enumerate(o.type.tensor_type.shape.dim):
             d.Clear()
             d.dim_param = f"{o.name}_{k}"
-    at = {}                                  # input dims at each gear (none: a static model)
-    for gear in gears:
-        at[gear] = {name: tuple(gear[axes[name].index(k)] if k in axes[name] else d
-                                for k, d in enumerate(fixed[name])) for name in axes}
-    largest = max(gears, key=om_dynamic._product) if gears else None
-    facts = _inspect(model, args, at.get(largest))
+    rng = None
+    if dyn:                                  # every gear checked; buffers for the largest
+        per_gear = [_inspect(model, args, {n: dyn.dims(n, fixed[n], g) for n in dyn.axes})
+                    for g in dyn.gears]
+        facts = om_graph.widest(per_gear)
+        dyn = replace(dyn, outputs=tuple(tuple(f.shapes[o.name][0] for o in graph.output)
+                                         for f in per_gear))
+    elif spans:                              # checked at one shape within the ranges
+        for i in inputs:
+            if i.name in spans:
+                _fix_dims(i, [lo if lo == hi else -1 for lo, hi in spans[i.name]],
+                          args.input_shape_range, "input_shape_range")
+        rng = om_dynamic.ShapeRanges(spans, {})
+        facts = _inspect(model, args, {n: rng.probe(n) for n in spans})
+        rng = replace(rng, outputs={k: v for k, v in om_graph.open_axes(model).items() if v})
+    else:
+        facts = _inspect(model, args)
     _check_executable(model)
     in_fmt = FORMATS[args.input_format]
     out_dtype = OUTPUT_TYPES.get(args.output_type)
@@ -160,20 +180,20 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
                       in_fmt if len(facts.shapes[i.name][0]) == 4 else C.ACL_FORMAT_ND)
                 for i in inputs)
     outs = tuple(_desc(o.name, facts, out_dtype) for o in graph.output)
-    aipp = _aipp(args, ins, gears, fp16)
+    if rng is not None:                      # an open dim: size 0, as GE reports it
+        ins = tuple(replace(d, nbytes=0) if rng.reported(d.name, d.dims) != d.dims else d
+                    for d in ins)
+        outs = tuple(replace(d, nbytes=0) if d.name in rng.outputs else d for d in outs)
+    aipp = _aipp(args, ins, dyn or rng, fp16)
     if aipp:
         replaced = {a.input: a.input_desc() for a in aipp}
         ins = tuple(replaced.get(t.name, t) for t in ins)
-    dynamic = None
-    if gears:
-        kind = "batch" if args.dynamic_batch_size else "hw"
-        per_gear = tuple(tuple(_inspect(model, args, at[g]).shapes[o.name][0]
-                               for o in graph.output) for g in gears)
-        dynamic = om_dynamic.Gears(kind, axes, gears, per_gear)
-        ins += (om_dynamic.mbatch_desc(kind),)
-    graph_bytes = model.SerializeToString() if fixed else onnx_bytes   # unchanged: as given
+    if dyn:
+        ins += (om_dynamic.mbatch_desc(len(dyn.gears[0])),)
+    graph_bytes = (model.SerializeToString() if fixed or spans or seeded   # else: as given
+                   else onnx_bytes)
     return OfflineModel(args.soc_version, ins, outs, facts.work_size, facts.weight_size,
-                        graph_bytes, facts.nodes, dynamic, aipp)
+                        graph_bytes, facts.nodes, dyn, aipp, rng)
 
 
 def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
@@ -187,7 +207,8 @@ def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
     try:
         blocks = om_aipp.parse(path.read_text(encoding="utf-8", errors="replace"))
         if gears:
-            raise om_aipp.AippError(_("acl_lab does not combine AIPP with dynamic gears"))
+            raise om_aipp.AippError(_("acl_lab does not combine AIPP with dynamic shapes "
+                                      "(gears or shape ranges)"))
         aipp = tuple(om_aipp.build(b, list(inputs)) for b in blocks)
         if len({a.input for a in aipp}) != len(aipp):
             raise om_aipp.AippError(_("two aipp_op blocks name the same input"))
@@ -207,34 +228,74 @@ def _inspect(model, args, fixed=None):
         raise _invalid("model", args.model, str(e)) from None
 
 
-def _gears(args, fixed: dict) -> tuple[tuple, dict]:
-    """--dynamic_batch_size / --dynamic_image_size: (the gears, input name -> the axes of
-    its -1s the gear sets). Without either, -1 stays an error of the graph (static model)."""
-    if args.dynamic_batch_size and args.dynamic_image_size:
-        raise _invalid("dynamic_image_size", args.dynamic_image_size,
-                       _("--dynamic_batch_size and --dynamic_image_size cannot be used "
-                         "together"))
-    flag = "dynamic_batch_size" if args.dynamic_batch_size else "dynamic_image_size"
-    text = getattr(args, flag)
-    if not text:
-        return (), {}
-    kind = "batch" if flag == "dynamic_batch_size" else "hw"
-    try:
-        gears = om_dynamic.parse_flag(kind, text)
-    except ValueError as e:
-        raise _invalid(flag, text, str(e)) from None
-    want = [0] if kind == "batch" else ([1, 2] if args.input_format == "NHWC" else [2, 3])
-    axes = {name: [k for k, d in enumerate(dims) if d == -1]
+GEAR_FLAGS = {"dynamic_batch_size": "batch", "dynamic_image_size": "hw", "dynamic_dims": "dims"}
+EXCLUSIVE = (*GEAR_FLAGS, "input_shape_range")
+
+
+def _gears(args, fixed: dict) -> om_dynamic.Gears | None:
+    """--dynamic_batch_size / --dynamic_image_size / --dynamic_dims: the gears (outputs not
+    yet worked out), as ATC checks them (hicann/ge option_utils.cc
+    CheckDynamicInputParamValid). Without one, -1 stays an error of the graph (static)."""
+    given = [flag for flag in EXCLUSIVE if getattr(args, flag)]
+    if len(given) > 1:
+        raise AtcError(_("E10009: --dynamic_batch_size, --dynamic_image_size, "
+                         "--input_shape_range, and --dynamic_dims are mutually exclusive."))
+    flag = next((f for f in given if f in GEAR_FLAGS), None)
+    if flag is None:
+        return None
+    kind, text = GEAR_FLAGS[flag], getattr(args, flag)
+    if not fixed:
+        raise AtcError(_("E10004: Value for parameter [--{flag}] is empty. It is "
+                         "required.").format(flag="input_shape"))
+    axes = {name: tuple(k for k, d in enumerate(dims) if d == -1)
             for name, dims in fixed.items() if -1 in dims}
-    if not axes or any(a != want or (kind == "hw" and len(fixed[n]) != 4)
-                       for n, a in axes.items()):
+    if kind == "dims":
+        count = sum(map(len, axes.values()))
+        if not count:
+            raise _invalid("input_shape", args.input_shape,
+                           _("At least one dim should be -1 when dynamic_dims is set."))
+    want = {"batch": (0,), "hw": (1, 2) if args.input_format == "NHWC" else (2, 3)}.get(kind)
+    if want is not None and (not axes or any(a != want or (kind == "hw" and len(fixed[n]) != 4)
+                                             for n, a in axes.items())):
         raise _invalid("input_shape", args.input_shape,
                        _("with --{flag}, --input_shape must give -1 exactly where the gear "
                          "goes: {where}").format(
                              flag=flag, where=_("N (the first dimension)") if kind == "batch"
                              else _("H and W of a 4-D {format} input").format(
                                  format=args.input_format)))
-    return gears, {name: tuple(a) for name, a in axes.items()}
+    try:
+        gears = om_dynamic.parse_flag(kind, text, sum(map(len, axes.values())))
+    except ValueError as e:
+        raise _invalid(flag, text, str(e)) from None
+    return om_dynamic.Gears(kind, axes, gears, (), tuple(fixed))
+
+
+SHAPE_RANGE_SAMPLE = '"input_name1:[n1~n2,c1,h1,w1]"'
+
+
+def _spans(args, inputs, fixed: dict) -> dict:
+    """--input_shape_range: input name -> ((low, high) per dim), as option_utils.cc
+    ParseInputShapeRange reads it (E10048), for inputs of the model that --input_shape does
+    not fix; {} without the flag (E10009 for another dynamic flag: _gears)."""
+    if not args.input_shape_range:
+        return {}
+    try:
+        spans = om_dynamic.parse_ranges(args.input_shape_range)
+    except ValueError as e:
+        raise AtcError(_("E10048: Value [{value}] for parameter [--input_shape_range] is "
+                         "invalid. Reason: {reason}. The value must be formatted as "
+                         "{sample}.").format(value=args.input_shape_range, reason=e,
+                                             sample=SHAPE_RANGE_SAMPLE)) from None
+    names = [i.name for i in inputs]
+    for name in spans:
+        if name not in names or name in fixed:
+            raise _invalid("input_shape_range", name,
+                           _("the model has no input named {name}; its inputs are "
+                             "{inputs}").format(name=repr(name), inputs=names)
+                           if name not in names else
+                           _("input {name} is given by --input_shape too").format(
+                               name=repr(name)))
+    return spans
 
 
 def _check_executable(model) -> None:
@@ -251,15 +312,15 @@ def _check_executable(model) -> None:
             error=f"{type(e).__name__}: {e}"[:300])) from None
 
 
-def _fix_dims(value_info, dims: list[int], text: str) -> None:
-    """--input_shape: the input's dimensions become ``dims``."""
+def _fix_dims(value_info, dims: list[int], text: str, flag: str = "input_shape") -> None:
+    """--input_shape (or --input_shape_range): the input's dimensions become ``dims``."""
     have = value_info.type.tensor_type.shape.dim
     if len(have) != len(dims):
-        raise _invalid("input_shape", text, _("input {name} has {count} dimensions").format(
+        raise _invalid(flag, text, _("input {name} has {count} dimensions").format(
             name=value_info.name, count=len(have)))
     for k, (d, v) in enumerate(zip(have, dims)):
         d.Clear()
-        if v == -1:          # left open: a gear of --dynamic_batch_size/_image_size sets it
+        if v == -1:          # left open: a gear or a shape range sets it
             d.dim_param = f"{value_info.name}_{k}"
         else:
             d.dim_value = v

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from acl_lab import constants as C
+from acl_lab.spec import dtypes
 from acl_lab.i18n import _
 
 MAGIC = b"ACLLABOM"
@@ -35,10 +36,7 @@ _U63 = (1 << 63) - 1
 ACL_DTYPE = {1: C.ACL_FLOAT, 10: C.ACL_FLOAT16, 3: C.ACL_INT8, 6: C.ACL_INT32, 2: C.ACL_UINT8,
              5: C.ACL_INT16, 4: C.ACL_UINT16, 12: C.ACL_UINT32, 7: C.ACL_INT64,
              13: C.ACL_UINT64, 11: C.ACL_DOUBLE, 9: C.ACL_BOOL}
-NUMPY_DTYPE = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT8: np.int8,
-               C.ACL_INT32: np.int32, C.ACL_UINT8: np.uint8, C.ACL_INT16: np.int16,
-               C.ACL_UINT16: np.uint16, C.ACL_UINT32: np.uint32, C.ACL_INT64: np.int64,
-               C.ACL_UINT64: np.uint64, C.ACL_DOUBLE: np.float64, C.ACL_BOOL: np.bool_}
+NUMPY_DTYPE = dtypes.NUMPY     # aclDataType -> numpy (acl_lab/spec/dtypes.py)
 FORMATS = frozenset({C.ACL_FORMAT_NCHW, C.ACL_FORMAT_NHWC, C.ACL_FORMAT_ND})
 
 
@@ -80,6 +78,7 @@ class OfflineModel:
     nodes: int
     dynamic: object = None
     aipp: tuple = ()
+    ranges: object = None      # om_dynamic.ShapeRanges of --input_shape_range
 
     def header(self) -> bytes:
         body = {"soc_version": self.soc_version, "work_size": self.work_size,
@@ -91,6 +90,8 @@ class OfflineModel:
             body["dynamic"] = self.dynamic.as_json()
         if self.aipp:
             body["aipp"] = [a.as_json() for a in self.aipp]
+        if self.ranges is not None:
+            body["ranges"] = self.ranges.as_json()
         header = json.dumps(body, sort_keys=True).encode()
         return _PREFIX.pack(MAGIC, VERSION, len(header)) + header
 
@@ -134,20 +135,25 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
     if not isinstance(soc, str) or not soc:
         raise _damaged("soc_version", soc)
     unknown = set(h) - {"soc_version", "work_size", "weight_size", "nodes", "model_length",
-                        "inputs", "outputs", "dynamic", "aipp"}
+                        "inputs", "outputs", "dynamic", "aipp", "ranges"}
     if unknown:
         raise _damaged(sorted(unknown)[0], h[sorted(unknown)[0]])
     inputs, outputs = _descs(h, "inputs"), _descs(h, "outputs")
-    dynamic = None
-    if "dynamic" in h:
+    dynamic = ranges = None
+    if "dynamic" in h or "ranges" in h:
         from acl_lab.om import dynamic as om_dynamic
         try:
-            dynamic = om_dynamic.from_header(h["dynamic"], inputs, outputs)
+            if "dynamic" in h:
+                dynamic = om_dynamic.from_header(h["dynamic"], inputs, outputs)
+            if "ranges" in h:
+                ranges = om_dynamic.ranges_from_header(h["ranges"], inputs, outputs)
         except ValueError as e:
-            raise _damaged(str(e), h["dynamic"]) from None
+            raise _damaged(str(e), h["dynamic" if "dynamic" in str(e) else "ranges"]) from None
+        if dynamic is not None and ranges is not None:
+            raise _damaged("ranges", h["ranges"])
     return OfflineModel(soc, inputs, outputs, _count(h, "work_size"),
                         _count(h, "weight_size"), b"", _count(h, "nodes"), dynamic,
-                        _aipp(h, inputs)), start
+                        _aipp(h, inputs), ranges), start
 
 
 def _aipp(h: dict, inputs: tuple) -> tuple:

@@ -1,6 +1,6 @@
 """The ONNX graph inside an .om: one set of rules for `acl-lab atc` and for loading.
 
-- ``SUPPORTED_OPS``: the operators the simulated AI Core runs; atc refuses anything else and
+- ``check_ops``: the operators ATC converts (om/onnx_ops.py); atc refuses anything else and
   the loader refuses a graph that holds anything else (an edited .om).
 - ``inspect(model)``: checks the graph (operator set, domains, names, data, static shapes)
   and returns its ``Facts``: every tensor's shape, the work (feature map) and weight sizes
@@ -18,15 +18,9 @@ from dataclasses import dataclass
 from acl_lab.align import align_up
 from acl_lab.i18n import _
 from acl_lab.om.container import ACL_DTYPE, MEM_ALIGN, NUMPY_DTYPE
+from acl_lab.om.onnx_ops import RANDOM, SUPPORTED, WITH_SUBGRAPHS
 
-#: ONNX operators the simulated AI Core runs (anything else is refused, as ATC refuses an
-#: operator it has no parser or kernel for)
-SUPPORTED_OPS = frozenset({
-    "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat", "Constant", "Conv",
-    "Div", "Dropout", "Flatten", "Gemm", "GlobalAveragePool", "GlobalMaxPool", "Identity",
-    "LeakyRelu", "MatMul", "MaxPool", "Mul", "ReduceMean", "Relu", "Reshape", "Sigmoid",
-    "Softmax", "Squeeze", "Sub", "Tanh", "Transpose", "Unsqueeze"})
-SMALL_TENSOR = 64          # elements: integer tensors this small keep their data (shapes, axes)
+SMALL_TENSOR = 64          # elements: tensors this small keep their data (shapes, axes, scales)
 MAX_NODES = 100_000
 
 
@@ -60,16 +54,46 @@ def parse(data) -> "onnx.ModelProto":
 
 
 def check_ops(graph) -> None:
-    """Every node is an operator of the default domain acl_lab runs, with no subgraphs."""
-    if len(graph.node) > MAX_NODES:
+    """Every node, and every node of an If's branches, is an operator of the default domain
+    that ATC converts (om/onnx_ops.py); a random one has its seed (give_seeds)."""
+    nodes = list(_nodes(graph))
+    if len(nodes) > MAX_NODES:
         raise GraphError(_("the graph has {count} nodes, more than {limit}").format(
-            count=len(graph.node), limit=MAX_NODES))
-    for node in graph.node:
-        if (node.op_type not in SUPPORTED_OPS or node.domain not in ("", "ai.onnx")
-                or any(a.g.node or a.graphs for a in node.attribute)):
+            count=len(nodes), limit=MAX_NODES))
+    for node in nodes:
+        name = node.name or (node.output[0] if node.output else "?")
+        if (node.op_type not in SUPPORTED or node.domain not in ("", "ai.onnx")
+                or (node.op_type not in WITH_SUBGRAPHS
+                    and any(a.g.node or a.graphs for a in node.attribute))):
             raise GraphError(_("operator {optype} of node {name} is not supported").format(
-                optype=node.op_type, name=node.name or (node.output[0] if node.output else "?")),
-                op=node.op_type, node=node.name or (node.output[0] if node.output else "?"))
+                optype=node.op_type, name=name), op=node.op_type, node=name)
+        if node.op_type in RANDOM and not any(a.name == "seed" for a in node.attribute):
+            raise GraphError(_("random operator {optype} of node {name} has no seed, so its "
+                               "numbers would differ from run to run; convert the model with "
+                               "acl-lab atc, which gives each one a seed").format(
+                                   optype=node.op_type, name=name))
+
+
+def _nodes(graph):
+    """The graph's nodes, then (depth first) those of its nodes' subgraphs."""
+    for node in graph.node:
+        yield node
+        for a in node.attribute:
+            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                yield from _nodes(sub)
+
+
+def give_seeds(graph) -> bool:
+    """Give each random operator without a ``seed`` one (its position: deterministic), as
+    atc compiles the model; True if any was given."""
+    from onnx import helper
+
+    given = False
+    for k, node in enumerate(_nodes(graph)):
+        if node.op_type in RANDOM and not any(a.name == "seed" for a in node.attribute):
+            node.attribute.append(helper.make_attribute("seed", float(k)))
+            given = True
+    return given
 
 
 def weight_bytes(tensor) -> int:
@@ -103,7 +127,7 @@ def skeleton(model, fixed: dict | None = None):
                 d.Clear()
                 d.dim_value = v
     for t in src.initializer:
-        if math.prod(t.dims) <= SMALL_TENSOR and t.data_type in (6, 7):   # int32 / int64
+        if math.prod(t.dims) <= SMALL_TENSOR:
             g.initializer.append(t)
         else:
             g.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
@@ -125,9 +149,10 @@ def check_data(graph) -> int:
     return total
 
 
-def inspect(model, fixed: dict | None = None) -> Facts:
+def inspect(model, fixed: dict | None = None, fed=None) -> Facts:
     """Check ``model`` (its inputs given ``fixed`` dims, if any) and work out its Facts;
-    GraphError says what is wrong."""
+    GraphError says what is wrong. ``fed``: the inputs an execution feeds, where the graph's
+    inputs also hold weights (a skeleton's)."""
     import onnx
     from onnx import shape_inference
 
@@ -137,29 +162,52 @@ def inspect(model, fixed: dict | None = None) -> Facts:
     sk = skeleton(model, fixed)
     try:
         onnx.checker.check_model(sk)
-        inferred = shape_inference.infer_shapes(sk, strict_mode=True)
+        inferred = shape_inference.infer_shapes(sk, strict_mode=True, data_prop=True)
     except Exception as e:     # ValidationError, InferenceError: a graph onnx itself refuses
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise GraphError(_("not a valid ONNX model ({error}: {message})").format(
             error=type(e).__name__, message=first[:200])) from None
     shapes = {}
     ig = inferred.graph
-    for vi in list(ig.input) + list(ig.value_info) + list(ig.output):
+    for vi in ig.input:
         shapes[vi.name] = _shape(vi)
+    makers = {o: n for n in graph.node for o in n.output}
+    for vi in list(ig.value_info) + list(ig.output):
+        shapes[vi.name] = _shape(vi, makers.get(vi.name))
     produced = {o for n in graph.node for o in n.output if o}
     for name in produced:
         if name not in shapes:
             raise GraphError(_("the shape of tensor {name} cannot be inferred").format(
                 name=name))
-    inputs = {i.name for i in ig.input} - {t.name for t in graph.initializer}
+    inputs = (set(fed) if fed is not None else
+              {i.name for i in ig.input} - {t.name for t in graph.initializer})
     features = sum(align_up(_nbytes(shapes[v.name]), MEM_ALIGN) for v in ig.value_info)
     return Facts(shapes, max(features, MEM_ALIGN), weight,
                  _peak(graph, shapes, inputs), len(graph.node))
 
 
-def _shape(vi) -> tuple:
+def open_axes(model) -> dict:
+    """Each graph output's axes whose size the graph leaves open (it follows an input's open
+    dim: --input_shape_range), from shape inference with the open dims kept symbolic."""
+    from onnx import shape_inference
+
+    inferred = shape_inference.infer_shapes(skeleton(model), data_prop=True)
+    return {o.name: tuple(k for k, d in enumerate(o.type.tensor_type.shape.dim)
+                          if not d.HasField("dim_value")) for o in inferred.graph.output}
+
+
+def _shape(vi, maker=None) -> tuple:
+    """(dims, aclDataType) of a tensor; GraphError if a dim is unknown: for an input, fix it
+    with --input_shape; for a tensor a node makes (``maker``), it depends on the data."""
     t = vi.type.tensor_type
     dims = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim)
+    if (not t.HasField("shape") or -1 in dims) and maker is not None:
+        raise GraphError(_("the shape of tensor {name} ({dims}, made by {optype} node "
+                           "{node}) depends on the data, so it is known only when the model "
+                           "runs; acl_lab builds offline models with static shapes. Replace "
+                           "the operator, or compute it on the host.").format(
+                               name=vi.name, dims=list(dims), optype=maker.op_type,
+                               node=maker.name or vi.name))
     if not t.HasField("shape") or -1 in dims:
         raise GraphError(_('{name} has a dynamic shape {dims}; fix it with '
                            '--input_shape="{name}:..." (acl_lab builds static models '
@@ -206,11 +254,22 @@ def _scratch(node, shapes) -> int:
     return math.prod(wdims[1:]) * math.prod(odims[2:]) * NUMPY_DTYPE[dtype]().itemsize
 
 
+def widest(per_gear: list) -> Facts:
+    """The Facts of a model with gears, from each gear's: every tensor at its largest shape
+    among the gears (the first such gear's: what its buffer is sized for), the largest work
+    size and execution peak."""
+    first = per_gear[0]
+    shapes = {name: max((f.shapes[name] for f in per_gear), key=lambda s: math.prod(s[0]))
+              for name in first.shapes}
+    return Facts(shapes, max(f.work_size for f in per_gear), first.weight_size,
+                 max(f.peak_bytes for f in per_gear), first.nodes)
+
+
 def verify(m) -> Facts:
     """Check an .om's graph against its header (what atc would have written for it): the
     operators, the data, every shape (every gear's, for a dynamic model), the inputs' and
-    outputs' names, dims and types, and the work and weight sizes. Its Facts (at the largest
-    gear); GraphError says what differs."""
+    outputs' names, dims and types, and the work and weight sizes. Its Facts (over every
+    gear: widest); GraphError says what differs."""
     from acl_lab.om.dynamic import mbatch_desc
 
     model = parse(m.onnx_bytes)
@@ -218,20 +277,36 @@ def verify(m) -> Facts:
     graph_inputs = [i.name for i in model.graph.input if i.name not in weights]
     inputs, gears = m.inputs, m.dynamic
     if gears is not None:
-        if inputs[-1] != mbatch_desc(gears.kind):
+        if inputs[-1] != mbatch_desc(len(gears.gears[0])):
             raise GraphError(_("the header's {kind} {header} are not the graph's "
                                "{graph}").format(kind="inputs", header=[t.name for t in inputs],
                                                  graph=graph_inputs))
         inputs = inputs[:-1]
     before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
     inputs = tuple(before.get(t.name, t) for t in inputs)
-    fixed = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
-    for vi in model.graph.input:            # a gear's axes are open in the graph, no others
-        if vi.name in fixed:
+    opened = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
+    ranges = m.ranges
+    opened.update({n: ranges.probe(n) for n in (ranges.inputs if ranges else ())})
+    for vi in model.graph.input:      # a gear's axes, a range's open dims: open in the graph
+        if vi.name in opened:
             declared = tuple(d.dim_value if d.HasField("dim_value") else -1
                              for d in vi.type.tensor_type.shape.dim)
-            _same(vi.name, gears.reported(vi.name, fixed[vi.name]), 0, (declared, 0))
-    facts = inspect(model, fixed)
+            owner = gears if gears is not None else ranges
+            _same(vi.name, owner.reported(vi.name, opened[vi.name]), 0, (declared, 0))
+    if ranges is not None:
+        if open_axes(model) != {t.name: ranges.outputs.get(t.name, ()) for t in m.outputs}:
+            raise GraphError(_("the header's open output axes {header} are not the "
+                               "graph's").format(header=ranges.outputs))
+        facts = inspect(model, opened)
+    elif gears is None:
+        facts = inspect(model)
+    else:
+        per_gear = [inspect(model, {n: gears.dims(n, d, g) for n, d in opened.items()})
+                    for g in gears.gears]
+        for f, outs in zip(per_gear, gears.outputs):
+            for t, dims in zip(m.outputs, outs):
+                _same(t.name, dims, t.onnx_dtype, f.shapes[t.name])
+        facts = widest(per_gear)
     for kind, descs, names in (("inputs", inputs, graph_inputs),
                                ("outputs", m.outputs, [o.name for o in model.graph.output])):
         if [t.name for t in descs] != names:
@@ -240,17 +315,6 @@ def verify(m) -> Facts:
                                                  graph=names))
         for t in descs:
             _same(t.name, t.dims, t.onnx_dtype, facts.shapes[t.name])
-    if gears is not None:
-        largest = gears.largest()
-        for t in inputs:                     # buffers are sized for the largest gear
-            if t.name in gears.axes:
-                _same(t.name, t.dims, 0, (gears.dims(t.name, t.dims, gears.gears[largest]), 0))
-        for n, (gear, outs) in enumerate(zip(gears.gears, gears.outputs)):
-            at = {t.name: gears.dims(t.name, t.dims, gear) for t in inputs
-                  if t.name in gears.axes}
-            shapes = facts.shapes if n == largest else inspect(model, at).shapes
-            for t, dims in zip(m.outputs, outs):
-                _same(t.name, dims, t.onnx_dtype, shapes[t.name])
     if (m.work_size, m.weight_size, m.nodes) != (facts.work_size, facts.weight_size,
                                                  facts.nodes):
         raise GraphError(_("the header's sizes (work {work} B, weight {weight} B, {nodes} "

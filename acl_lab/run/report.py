@@ -100,7 +100,7 @@ def build(program: str, status: str, error: str, session, watch) -> Report:
     """The report of the program that just ran in ``session``'s simulated process."""
     from acl_lab.run.leaks import live_resources
 
-    backend, _acl, trace = session.current()
+    trace = session.current().trace
     rt = session.simulator.rt
     with rt.lock:
         snap = rt.snapshot()

@@ -20,8 +20,10 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     callbacks.py    host callbacks on streams (subscribe, launch, process report)
     applog.py       aclAppLog: the program's own log lines (the plog, or stdout)
     capture.py      stream capture into a model RI (ACL Graph), replay, debug JSON
-    models.py       offline models (aclmdl*): load, describe, datasets, gears, execute
+    models.py       offline models (aclmdl*): load, describe, datasets, execute
                     (the .om format and its executor: acl_lab/om/)
+    model_gears.py  their gears: dynamic batch / image size / dims picked per dataset
+    model_ranges.py shape-range models, a dataset's tensor descriptions
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
@@ -47,5 +49,5 @@ Examples (written by tools/call_map.py; every call: docs/call-map.md):
     acl.mdl.ri_capture_begin → aclmdlRICaptureBegin → Mdl.ri_capture_begin
         → CaptureManager.begin (rules 17 22 24 25)
     acl.util.ptr_to_numpy → (pyACL only) → Util.ptr_to_numpy
-        → AddressMap.resolve, HostRam.need
+        → HostRam.need
 """

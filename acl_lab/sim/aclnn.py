@@ -19,6 +19,8 @@ from acl_lab.i18n import _
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.streams import Task
 from acl_lab.sim.transfer import submit
+from acl_lab.spec import aclnn_rules
+from acl_lab.spec import handles
 
 TENSOR_BASE, SCALAR_BASE, EXECUTOR_BASE = 0x5000_0000, 0x6000_0000, 0x7000_0000
 #: the types the chapters' aclnn operators take
@@ -88,7 +90,6 @@ def _number(value) -> str:
     return repr(value)
 
 
-MAX_DIMS = 8     # "shape维度不大于8": the aclnnAdd / aclnnMul / aclnnInplaceCopy pages
 
 
 class Aclnn:
@@ -115,15 +116,7 @@ class Aclnn:
                            _("{call}: data type {dtype} is not supported by the simulator's "
                              "operators; use ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ...").format(
                                call=call, dtype=dtype_name(dtype)))
-        # aclCreateTensor's documentation: view dims, strides, offset and storage dims "do not
-        # support negative values"; a view walking backwards would leave its buffer.
-        if len(strides) != len(shape) or min(shape + strides + storage, default=0) < 0 \
-                or offset < 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: shape {shape} needs one stride per dimension (got "
-                             "{strides}); dimensions, strides and offset must not be negative "
-                             "(a reversed view is not an aclTensor).").format(
-                               call=call, shape=list(shape), strides=list(strides)))
+        aclnn_rules.check_tensor(call, shape, strides, offset, storage)
         t = Tensor(self._handle(TENSOR_BASE), shape, dtype, strides, offset, fmt, storage, ptr)
         self.tensors[t.handle] = t
         return t.handle
@@ -139,34 +132,27 @@ class Aclnn:
         return h
 
     def destroy(self, table: dict, handle: int, call: str) -> None:
-        if handle not in table:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {handle} is not a live object of this kind.").format(
-                               call=call, handle=f"0x{handle:x}"))
+        handles.live(table, handle, call,
+                     _("{call}: {handle} is not a live object of this kind."))
         del table[handle]
 
     def _tensor(self, handle: int, name: str, call: str) -> Tensor:
-        t = self.tensors.get(handle)
-        if t is None:
-            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           _("{call}: {name} {handle} is not a tensor from "
-                             "aclCreateTensor.").format(call=call, name=name,
-                                                        handle=f"0x{handle:x}"))
-        return t
+        return handles.live(self.tensors, handle, call,
+                            _("{call}: {name} {handle} is not a tensor from aclCreateTensor."),
+                            dead_code=C.ACLNN_ERR_PARAM_NULLPTR,
+                            null_code=C.ACLNN_ERR_PARAM_NULLPTR, name=name)
 
     def _scalar(self, handle: int, name: str, call: str) -> float:
-        if handle not in self.scalars:
-            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           _("{call}: {name} {handle} is not a scalar from "
-                             "aclCreateScalar.").format(call=call, name=name,
-                                                        handle=f"0x{handle:x}"))
-        return self.scalars[handle][0]
+        return handles.live(self.scalars, handle, call,
+                            _("{call}: {name} {handle} is not a scalar from aclCreateScalar."),
+                            dead_code=C.ACLNN_ERR_PARAM_NULLPTR,
+                            null_code=C.ACLNN_ERR_PARAM_NULLPTR, name=name)[0]
 
     def _storage(self, t: Tensor, name: str, call: str):
         """The allocation and byte span holding tensor ``t``'s elements."""
         if any(n == 0 for n in t.shape):
             return None, 0
-        last = t.offset + sum((n - 1) * s for n, s in zip(t.shape, t.strides))
+        last = aclnn_rules.last_element(t.shape, t.strides, t.offset)
         if last + 1 > math.prod(t.storage_shape or (0,)):
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                            _("{call}: {name} ({tensor}) reaches element {last}, beyond its "
@@ -174,10 +160,8 @@ class Aclnn:
                                call=call, name=name, tensor=t.describe(), last=last,
                                storage=list(t.storage_shape)))
         span = (last + 1) * t.np_dtype.itemsize
-        try:
-            a = self.rt.memory.map.resolve(t.ptr, span, name, call)
-        except SimError as e:
-            raise SimError(C.ACLNN_ERR_PARAM_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(t.ptr, span, name, call,
+                                       code=C.ACLNN_ERR_PARAM_INVALID)
         if a.location != "device":
             raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                            _("{call}: {name} lives in host memory ({block}); operators read and "
@@ -190,12 +174,12 @@ class Aclnn:
         ts = {n: self._tensor(h, n, call) for n, h in tensors.items()}
         xs = {n: self._scalar(h, n, call) for n, h in scalars.items()}
         for n, t in ts.items():
-            if len(t.shape) > MAX_DIMS:
+            if len(t.shape) > aclnn_rules.MAX_DIMS:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                                _("{call}: {name} has {count} dimensions; aclnn operators take "
                                  "at most {max_dims}.").format(call=call, name=n,
                                                                count=len(t.shape),
-                                                               max_dims=MAX_DIMS))
+                                                               max_dims=aclnn_rules.MAX_DIMS))
             if t.dtype not in ARITHMETIC:
                 raise SimError(C.ACLNN_ERR_PARAM_INVALID,
                                _("{call}: {name} has data type {dtype}, which {op} does not "
@@ -231,13 +215,7 @@ class Aclnn:
     def launch(self, op: str, workspace: int, ws_size: int, executor: int, stream) -> None:
         call = f"aclnn{op}"
         ex = self.executors.get(executor)
-        if ex is None or ex.op != op:
-            raise SimError(C.ACLNN_ERR_PARAM_NULLPTR,
-                           _("{call}: executor {executor} is not a live executor of {phase1}. "
-                             "An executor runs once: call {phase1} again for every launch (or "
-                             "capture the launch and replay the model).").format(
-                               call=call, executor=f"0x{executor:x}",
-                               phase1=f"{call}GetWorkspaceSize"))
+        aclnn_rules.check_executor(call, executor, ex is not None and ex.op == op)
         tensors = [x for x in ex.inputs if isinstance(x, Tensor)] + [ex.out]
         places = [self._storage(t, _("tensor"), call) for t in tensors]
         work = self._work_fits(ex.out, tensors[:-1], call)

@@ -19,6 +19,7 @@ import threading
 import time
 import traceback
 from collections import deque
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from acl_lab import constants as C
@@ -32,9 +33,6 @@ from acl_lab.sim.streams import Stream, Task
 #: longest a stream waits (real seconds) for its subscribed thread to take a blocking
 #: callback; real hardware would hang for ever, the kernel must not
 HANDOFF_LIMIT_S = 10.0
-#: longest a blocking callback's stream waits, after the callback ran, for its thread to call
-#: process_report again (a worker's loop does at once; one that stops costs this once)
-BACK_GRACE_S = 0.25
 #: longest a start_thread worker's process_report waits for its first subscription
 WORKER_GRACE_S = 0.1
 
@@ -53,14 +51,19 @@ class Report:
     block: bool
     delivered: bool = False     # handed to the thread (a stream task re-run after Ctrl-C
     done: bool = False          # must not hand it over twice)
-    taken_at: int = 0           # the thread's process_report count when it took this one
+    task: Task | None = None    # its task on the stream: when the stream reached it
+    sched: object = None        # the scheduler whose clock the callback's calls run on
 
     @interrupts.uncritical      # the learner's function: Ctrl-C stops it at once
     def run(self) -> None:
+        issued = self.task is not None and self.task.end_us > 0    # not one a capture recorded
+        clock = (self.sched.callback_clock(self.task.start_us) if issued and self.sched
+                 else nullcontext())
         me = threads.get_ident()
         _RUNNING.add(me)
         try:
-            self.fn(self.user_data)
+            with clock:         # its calls happen when the stream reached it, in modeled time
+                self.fn(self.user_data)
         except Exception:       # a failing callback must not take the thread down
             print("[acl_lab] " + _("a callback raised:") + "\n" + traceback.format_exc(),
                   file=sys.stderr)
@@ -81,9 +84,6 @@ class Subscriber:
     #: let a blocking callback wait HANDOFF_LIMIT_S without calling process_report: later
     #: ones go on at once (no 10 s each) until it calls process_report again
     unresponsive: bool = False
-    #: how many times the thread has called process_report (a blocking callback's stream
-    #: goes on once the thread is back in it: the trace is the same on every run)
-    calls: int = 0
 
 
 class Callbacks:
@@ -175,23 +175,21 @@ class Callbacks:
                              "acl.rt.process_report(timeout) and bind it with "
                              "acl.rt.subscribe_report(thread_id, stream) first.").format(
                                call=call, stream=f"0x{s.handle:x}"))
-        report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK)
-        task = Task("callback", self.rt.profile.rates.api_us, detail={"block": report.block})
-        task.run = lambda: self._deliver(s, report, task.end_us)
-        self.rt.issue(s, task, call)
+        report = Report(fn, user_data, s.handle, block_type == C.ACL_CALLBACK_BLOCK,
+                        sched=self.rt.sched)
+        report.task = self.rt.issue(s, Task("callback", self.rt.profile.rates.api_us,
+                                            run=lambda: self._deliver(s, report),
+                                            detail={"block": report.block}), call)
 
-    def _deliver(self, s: Stream, report: Report, end_us: float) -> None:
+    def _deliver(self, s: Stream, report: Report) -> None:
         """The stream reached the callback: hand it to the subscribed thread (and, for a
-        blocking one, wait until it ran: the host that waits for the stream is then at least
-        at the callback's end, so the thread's calls after it are timed after it too)."""
+        blocking one, wait until it ran)."""
         thread = self.by_stream.get(s)
         sub = self.by_thread.get(thread)
         if sub is None:
             self.rt.report(_("a callback on stream {stream} was dropped: the stream was "
                              "unsubscribed before it ran.").format(stream=f"0x{s.handle:x}"))
             return
-        if report.block:
-            self.rt.sched.now_us = max(self.rt.sched.now_us, end_us)
         if not report.delivered:
             sub.inbox.append(report)
             report.delivered = True
@@ -200,22 +198,6 @@ class Callbacks:
             self._wait_for(thread, lambda: report.done, _("a blocking callback on stream "
                                                           "{stream}").format(
                                                               stream=f"0x{s.handle:x}"))
-            if report.done:
-                self._until_back(thread, sub, report.taken_at)
-
-    def _until_back(self, thread: int, sub: Subscriber, taken_at: int) -> None:
-        """Wait (lock released) until ``thread`` calls process_report again after the callback
-        it took at call ``taken_at``, or ends, for at most BACK_GRACE_S: otherwise whether its
-        next process_report starts before or after the stream's next task would depend on
-        the host's thread scheduling, and the trace (and the timeline) with it."""
-        if thread == threads.get_ident():
-            return
-        deadline = time.monotonic() + BACK_GRACE_S
-        while sub.calls <= taken_at and time.monotonic() < deadline and not self.ended:
-            interrupts.checkpoint()
-            if not any(t.ident == thread and t.is_alive() for t in threading.enumerate()):
-                return
-            self.cond.wait(0.02)
 
     def _wait_for(self, thread: int, done, what: str) -> None:
         """Wait (lock released) until ``done()``, while ``thread`` lives and for at most
@@ -264,10 +246,11 @@ class Callbacks:
         grace = time.monotonic() + min(WORKER_GRACE_S, timeout_ms / 1000 if end else 1e9) \
             if me not in self.subscribed_once and hasattr(threading.current_thread(),
                                                           "acl_lab_process") else 0.0
-        counted = False
         while True:
             interrupts.checkpoint()
             if self.ended:
+                if getattr(threading.current_thread(), "acl_lab_process", None) is self.rt:
+                    raise SystemExit    # a start_thread worker ends quietly with its process
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: the process this thread served ended "
                                  "(acl_lab.reset).").format(call=call))
@@ -276,18 +259,14 @@ class Callbacks:
                 self.cond.wait(grace - time.monotonic())
                 continue
             if sub is None:     # at once, as CbSubscribe::GetGroupIdByThreadId answers
+                self.cond.wait(0.001)   # a loop on an unsubscribed thread leaves others a turn
                 raise SimError(C.ACL_ERROR_RT_THREAD_SUBSCRIBE,
                                _("{call}: this thread ({thread}) is not subscribed to any "
                                  "stream. Bind it first: acl.rt.subscribe_report(thread_id, "
                                  "stream).").format(call=call, thread=_name(me)))
             sub.unresponsive = False
-            if not counted:
-                sub.calls, counted = sub.calls + 1, True
-                self.cond.notify_all()
             if sub.inbox:
-                report = sub.inbox.popleft()
-                report.taken_at = sub.calls
-                return report
+                return sub.inbox.popleft()
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
                 raise SimError(C.ACL_ERROR_RT_REPORT_TIMEOUT,
@@ -297,5 +276,11 @@ class Callbacks:
             self.cond.wait(min(left, 0.1) if left is not None else 0.1)
 
     def finished(self, report: Report) -> None:
+        """The callback returned: the host has seen it end, so the host clock is at least
+        its task's end (set before the thread waiting for the stream goes on, so the
+        worker's next call starts at the same modeled time whichever thread runs first)."""
+        if report.task is not None and report.task.end_us > 0:
+            sched = self.rt.sched
+            sched.now_us = max(sched.now_us, report.task.end_us)
         report.done = True
         self.cond.notify_all()

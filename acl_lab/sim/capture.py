@@ -29,6 +29,7 @@ from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.snapshot_schema import ModelRow, TaskRow
 from acl_lab.spec.socs import captures
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Stream, Task
 
 MODEL_BASE, GROUP_BASE = 0x4000_0000, 0x4800_0000
@@ -298,12 +299,10 @@ class CaptureManager:
     def update_begin(self, stream: Stream, handle: int) -> None:
         call = "aclmdlRICaptureTaskUpdateBegin"
         _group_idle(stream, call)
-        group = self.groups.get(handle)
-        if group is None:
-            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           _("{call}: {handle} is not a task group of a live model. Use the "
-                             "handle aclmdlRICaptureTaskGrpEnd returned, before "
-                             "aclmdlRIDestroy.").format(call=call, handle=f"0x{handle:x}"))
+        group = handles.live(self.groups, handle, call, _(
+            "{call}: {handle} is not a task group of a live model. Use the handle "
+            "aclmdlRICaptureTaskGrpEnd returned, before aclmdlRIDestroy."),
+            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE, null_code=C.ACL_ERROR_RT_INVALID_HANDLE)
         if group.updating:
             raise SimError(C.ACL_ERROR_STREAM_TASK_GROUP_STATUS,
                            _("{call}: task group {group} is already being updated by another "
@@ -448,15 +447,10 @@ class CaptureManager:
 
     # ----- models --------------------------------------------------------------------------
     def model(self, handle: int, call: str) -> ModelRI:
-        if handle == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: modelRI is NULL (0).").format(call=call))
-        m = self.models.get(handle)
-        if m is None:
-            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           _("{call}: {handle} is not a live model RI. Use the handle "
-                             "aclmdlRICaptureEnd returned, before aclmdlRIDestroy.").format(
-                               call=call, handle=f"0x{handle:x}"))
+        m = handles.live(self.models, handle, call, _(
+            "{call}: {handle} is not a live model RI. Use the handle aclmdlRICaptureEnd "
+            "returned, before aclmdlRIDestroy."), _("{call}: modelRI is NULL (0)."),
+            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
         if not m.ready:
             raise SimError(C.ACL_ERROR_RT_MODEL_CAPTURED,
                            _("{call}: model {model} is still being captured on stream {stream}. "

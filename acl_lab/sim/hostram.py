@@ -132,7 +132,7 @@ class StaleViews:
         ref = weakref.ref(root, functools.partial(self._dead, nbytes, gone))
         self._roots[id(ref)] = ref
 
-    @interrupts.critical     # Python ignores exceptions in weakref callbacks: Ctrl-C waits
+    @interrupts.critical(callback=True)    # a weakref callback: Ctrl-C waits past it
     def _dead(self, nbytes: int, gone, ref) -> None:
         self._roots.pop(id(ref), None)
         self.bytes -= nbytes

@@ -127,7 +127,7 @@ class Allocation(Block):
         return self.pool.storage.fresh_bytes(self.ptr - self.pool.base + offset, n)
 
 
-@interrupts.critical
+@interrupts.critical(callback=True)
 def _array_gone(dead: list, key: int, _ref) -> None:
     """A registered array died: the next registration forgets it. (Python ignores an
     exception raised in a weakref callback: a Ctrl-C landing here waits until it ended.)"""
@@ -284,18 +284,10 @@ class Memory:
                              "Free memory you no longer need, ask for less, or use a policy "
                              "that may fall back to other pages.").format(
                                call=c_name(api), footprint=footprint, size=size, pools=names))
-        a = None
-        try:
-            a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy,
-                           occupied=taken)
-            pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
-            self.map.add(a)
-        except BaseException:    # interrupted (Ctrl-C): the block goes back, nothing changed
-            if a is not None and self.allocs.get(ptr) is a:
-                self.map.drop(a, None)
-            pool.storage.forget(ptr - pool.base, footprint)
-            pool.blocks.give_back(ptr, taken)
-            raise
+        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy,
+                       occupied=taken)
+        pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
+        self.map.add(a)
         return a
 
     # ----- release ---------------------------------------------------------------------
@@ -304,11 +296,7 @@ class Memory:
         self.map.drop(a, why)
         pool = a.pool
         if pool is not None:
-            try:
-                pool.blocks.give_back(a.ptr, a.occupied)    # undoes itself if interrupted
-            except BaseException:    # interrupted (Ctrl-C): the allocation stays, as it was
-                self.map.add(a)
-                raise
+            pool.blocks.give_back(a.ptr, a.occupied)
             pool.storage.forget(a.ptr - pool.base, a.footprint)   # its host RAM goes back now
 
     # ----- pageable host memory ----------------------------------------------------------

@@ -35,11 +35,17 @@ from acl_lab.i18n import _
 from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.snapshot_schema import OfflineModelRow
 from acl_lab.sim.memory import Allocation
+from acl_lab.sim.model_gears import ModelGears
+from acl_lab.sim.model_ranges import ModelRanges
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Stream, Task
 
 DATABUF_BASE, DATASET_BASE, DESC_BASE = 0x8000_0000, 0x9000_0000, 0xA000_0000
+#: the call that picks a gear of each kind (om/dynamic.py)
+SETTERS = {"batch": "acl.mdl.set_dynamic_batch_size", "hw": "acl.mdl.set_dynamic_hw_size",
+           "dims": "acl.mdl.set_input_dynamic_dims"}
 IO_SLACK = 64     # GE accepts a user buffer up to 64 bytes smaller than the tensor
 LOAD_COPIES = 3   # a load holds the graph's bytes, their parse, and the executor's copy
 HELD_COPIES = 2   # onnxruntime keeps the weights and, for convolutions, a reordered copy
@@ -73,6 +79,7 @@ class Dataset:
     handle: int
     buffers: list = field(default_factory=list)
     gear: tuple | None = None        # set by aclmdlSetDynamicBatchSize / HWSize
+    tensor_descs: dict = field(default_factory=dict)   # index -> aclTensorDesc it owns
 
 
 @dataclass(eq=False)
@@ -89,6 +96,7 @@ class LoadedModel:
     memory: str                        # "acl", "app" or "mixed": who allocated work/weight
     executions: int = 0
     gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
+    graph: object = None               # a shape-range model's skeleton (model_ranges.py)
 
 
 @dataclass(eq=False)
@@ -98,7 +106,7 @@ class Desc:
     model_id: int = 0
 
 
-class OfflineModels:
+class OfflineModels(ModelGears, ModelRanges):
     """Everything aclmdl* and aclDataBuffer of one simulated process."""
 
     def __init__(self, rt):
@@ -110,6 +118,7 @@ class OfflineModels:
         self.unloaded: set[int] = set()
         self._next = {DATABUF_BASE: 0, DATASET_BASE: 0, DESC_BASE: 0}
         self._next_id = 0
+        self.range_facts: dict = {}      # (model id, input dims) -> Facts (model_ranges.py)
 
     def _handle(self, base: int) -> int:
         self._next[base] += 1
@@ -122,15 +131,11 @@ class OfflineModels:
         return b.handle
 
     def buffer(self, handle: int, call: str) -> DataBuffer:
-        b = self.buffers.get(handle)
-        if b is None:
-            text = (_("{call}: dataBuffer {handle} is NULL. Use the handle "
-                      "acl.create_data_buffer returned.") if handle == 0 else
-                    _("{call}: dataBuffer {handle} is not a live aclDataBuffer (destroyed, or "
-                      "never created). Use the handle acl.create_data_buffer returned."))
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, handle=f"0x{handle:x}"))
-        return b
+        return handles.live(self.buffers, handle, call, _(
+            "{call}: dataBuffer {handle} is not a live aclDataBuffer (destroyed, or never "
+            "created). Use the handle acl.create_data_buffer returned."), _(
+            "{call}: dataBuffer {handle} is NULL. Use the handle acl.create_data_buffer "
+            "returned."))
 
     def destroy_buffer(self, handle: int) -> None:
         self.buffer(handle, "aclDestroyDataBuffer")
@@ -147,15 +152,21 @@ class OfflineModels:
         return d.handle
 
     def dataset(self, handle: int, call: str, what: str = "dataset") -> Dataset:
-        d = self.datasets.get(handle)
-        if d is None:
-            text = (_("{call}: {what} {handle} is NULL. Create one with "
-                      "acl.mdl.create_dataset().") if handle == 0 else
-                    _("{call}: {what} {handle} is not a live aclmdlDataset (destroyed, or never "
-                      "created). Create one with acl.mdl.create_dataset()."))
+        return handles.live(self.datasets, handle, call, _(
+            "{call}: {what} {handle} is not a live aclmdlDataset (destroyed, or never "
+            "created). Create one with acl.mdl.create_dataset()."), _(
+            "{call}: {what} {handle} is NULL. Create one with acl.mdl.create_dataset()."),
+            what=what)
+
+    def dataset_buffer(self, ds: int, index: int, call: str) -> int:
+        """aclmdlGetDatasetBuffer: the ``index``-th data buffer of the dataset."""
+        buffers = self.dataset(ds, call).buffers
+        if index >= len(buffers):
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, what=what, handle=f"0x{handle:x}"))
-        return d
+                           _("{call}: index {index} is out of range; the dataset holds {count} "
+                             "buffer(s). Got NULL (0).").format(call=call, index=index,
+                                                               count=len(buffers)))
+        return buffers[index]
 
     def add_buffer(self, ds: int, buf: int) -> int:
         call = "aclmdlAddDatasetBuffer"
@@ -165,7 +176,7 @@ class OfflineModels:
         return ds
 
     def destroy_dataset(self, ds: int) -> None:
-        self.dataset(ds, "aclmdlDestroyDataset")
+        self.drop_tensor_descs(self.dataset(ds, "aclmdlDestroyDataset"))
         del self.datasets[ds]      # its data buffers live on: destroy them yourself
 
     # ----- aclmdlDesc ----------------------------------------------------------------------
@@ -175,14 +186,10 @@ class OfflineModels:
         return d.handle
 
     def desc(self, handle: int, call: str, filled: bool = True) -> Desc:
-        d = self.descs.get(handle)
-        if d is None:
-            text = (_("{call}: modelDesc {handle} is NULL. Create one with "
-                      "acl.mdl.create_desc().") if handle == 0 else
-                    _("{call}: modelDesc {handle} is not a live aclmdlDesc. Create one with "
-                      "acl.mdl.create_desc()."))
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           text.format(call=call, handle=f"0x{handle:x}"))
+        d = handles.live(self.descs, handle, call, _(
+            "{call}: modelDesc {handle} is not a live aclmdlDesc. Create one with "
+            "acl.mdl.create_desc()."), _(
+            "{call}: modelDesc {handle} is NULL. Create one with acl.mdl.create_desc()."))
         if filled and d.model is None:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: modelDesc {handle} is empty. Fill it first with "
@@ -193,64 +200,6 @@ class OfflineModels:
     def get_desc(self, handle: int, model_id: int) -> None:
         d = self.desc(handle, "aclmdlGetDesc", filled=False)
         d.model, d.model_id = self.model(model_id, "aclmdlGetDesc").om, model_id
-
-    def cur_output_dims(self, handle: int, index: int, call: str) -> tuple:
-        """aclmdlGetCurOutputDims: the output's dims at the gear last set on the model (the
-        largest gear's, or a static model's, before any)."""
-        t = self.tensor(handle, index, True, call)
-        d = self.descs[handle]
-        lm, gears = self.loaded.get(d.model_id), d.model.dynamic
-        if gears is None or lm is None or lm.gear is None:
-            return t.dims
-        return gears.outputs[gears.gears.index(lm.gear)][index]
-
-    def set_gear(self, call: str, model_id: int, ds: int, index: int, gear: tuple) -> None:
-        """aclmdlSetDynamicBatchSize / aclmdlSetDynamicHWSize (hicann/ge model.cpp, then
-        ge_executor.cc SetDynamicBatchSize / SetDynamicImageSize): the gear is checked
-        against the model's, written into the dataset's buffer ``index`` (the
-        ascend_mbatch_shape_data input) and used by the next executions of that dataset."""
-        d = self.dataset(ds, call)
-        if 0 in gear:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: a gear value of 0 is invalid; use one of the model's "
-                             "gears (acl.mdl.get_dynamic_batch / get_dynamic_hw).").format(
-                               call=call))
-        if index >= len(d.buffers) or self.buffer(d.buffers[index], call).addr == 0:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: the dataset has no data buffer with an address at index "
-                             "{index}. Give the {name} input (acl.mdl.get_input_index_by_name) "
-                             "a buffer of get_input_size_by_index bytes first.").format(
-                               call=call, index=index, name=om_dynamic.TENSOR_NAME))
-        b = self.buffer(d.buffers[index], call)
-        if b.size < 4 * len(gear):
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,
-                           _("{call}: the buffer at index {index} is {size} B; the gear needs "
-                             "at least {need} B.").format(call=call, index=index, size=b.size,
-                                                          need=4 * len(gear)))
-        lm = self.model(model_id, call)
-        gears = lm.om.dynamic
-        if gears is None or len(gears.gears[0]) != len(gear) or gear not in gears.gears:
-            have = _("none: the model is static") if gears is None else [
-                list(g) if len(g) > 1 else g[0] for g in gears.gears]
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
-                           _("{call}: {gear} is not a gear of model {model_id} (its gears: "
-                             "{gears}). Pick one of them (acl.mdl.get_dynamic_batch / "
-                             "get_dynamic_hw).").format(
-                               call=call, gear=list(gear) if len(gear) > 1 else gear[0],
-                               model_id=model_id, gears=have))
-        width = 8 if b.size >= 8 * len(gear) else 4
-        data = np.array(gear, np.uint64 if width == 8 else np.uint32).view(np.uint8)
-        try:
-            a = self.rt.memory.map.resolve(b.addr, data.size, f"{om_dynamic.TENSOR_NAME}",
-                                           call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, e.message) from None
-        self.rt.memory.ram.need(a.fresh_bytes(b.addr - a.ptr, data.size), call)
-
-        def writer(view):
-            view[:] = data
-        a.write(b.addr - a.ptr, data.size, writer, call)
-        d.gear = lm.gear = gear
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclmdlDestroyDesc", filled=False)
@@ -297,10 +246,8 @@ class OfflineModels:
             raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
                            _("{call}: modelSize is 0. Pass the size of the .om bytes.").format(
                                call=call))
-        try:
-            a = self.rt.memory.map.resolve(ptr, size, "model", call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(ptr, size, "model", call,
+                                       code=C.ACL_ERROR_GE_EXEC_MODEL_ADDR_INVALID)
 
         def read(offset: int, n: int) -> bytes:
             out = np.empty(n, np.uint8)     # untouched bytes are read, not made resident
@@ -375,7 +322,9 @@ class OfflineModels:
             lm = LoadedModel(self._next_id + 1, desc, ctx.device,
                              user[0] or taken[0], user[1] or taken[1],
                              tuple(a for a in taken if a is not None), session,
-                             facts.peak_bytes, held, memory)
+                             facts.peak_bytes, held, memory,
+                             graph=om_graph.skeleton(om_graph.parse(m.onnx_bytes))
+                             if m.ranges is not None else None)
         except BaseException as e:     # no memory, or interrupted: give back what was taken
             for a in taken:
                 if a is not None:
@@ -386,10 +335,11 @@ class OfflineModels:
                                    call=call, reason=e.message)) from None
             raise
         # committed without a call in between: an interrupt lands before or after, not inside
+        # (host_us, not the now_us property: a property is a call)
         self._next_id = lm.id
         self.loaded[lm.id] = lm
         ram.held += held
-        sched.now_us += load_us
+        sched.host_us += load_us
         return lm.id
 
     def _user_memory(self, call, what, given, need) -> Allocation | None:
@@ -402,10 +352,8 @@ class OfflineModels:
                              "{memory}. Ask acl.mdl.query_size(path) and allocate that "
                              "much.").format(call=call, param=f"{what}Size", size=size,
                                              need=need, memory=_memory_name(what)))
-        try:
-            a = self.rt.memory.map.resolve(ptr, need, f"{what}Ptr", call)
-        except SimError as e:
-            raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+        a = self.rt.memory.map.resolve(ptr, need, f"{what}Ptr", call,
+                                       code=C.ACL_ERROR_GE_PARAM_INVALID)
         if a.location != "device":
             raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
                            _("{call}: {param} {ptr} is {block}: host memory. Model {memory} must "
@@ -464,21 +412,27 @@ class OfflineModels:
                                  "stay allocated until acl.mdl.unload; nothing ran.").format(
                                    call=call, model_id=model_id, memory=_memory_name(what),
                                    ptr=f"0x{a.ptr:x}")))
-        in_places = self._places(call, "input", ins, lm.om.inputs, stream is None, lm.device)
-        out_places = self._places(call, "output", outs, lm.om.outputs, stream is None, lm.device)
+        descs, peak = (lm.om.inputs, lm.om.outputs), lm.peak_bytes
+        if lm.om.ranges is not None:         # shapes from the dataset's tensor descriptions
+            *descs, peak = self.range_shapes(call, lm, ins)
+        in_places = self._places(call, "input", ins, descs[0], stream is None, lm.device)
+        out_places = self._places(call, "output", outs, descs[1], stream is None, lm.device)
         gears = lm.om.dynamic
         if gears is not None and ins.gear not in gears.gears:
             raise SimError(C.ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
                            _("{call}: model {model_id} has gears and no gear was set on this "
-                             "input dataset. Call acl.mdl.set_dynamic_batch_size (or "
-                             "set_dynamic_hw_size) with the index of {name} first.").format(
-                               call=call, model_id=model_id, name=om_dynamic.TENSOR_NAME))
-        self.rt.memory.ram.need(lm.peak_bytes, call, _("one execution's tensors"))
+                             "input dataset. Call {setter} with the index of {name} "
+                             "first.").format(call=call, model_id=model_id,
+                                              name=om_dynamic.TENSOR_NAME,
+                                              setter=SETTERS[gears.kind]))
+        self.rt.memory.ram.need(peak, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
             self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
         else:
             self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
+        if lm.om.ranges is not None:
+            self.set_output_descs(outs, descs[1])
         lm.executions += 1
 
     def _places(self, call, kind, ds: Dataset, descs, sync: bool, device: int) -> list:
@@ -505,10 +459,8 @@ class OfflineModels:
                                    need=d.size, dims=list(d.dims),
                                    dtype=C.DATA_TYPE_NAMES.get(d.dtype),
                                    getter=f"acl.mdl.get_{kind}_size_by_index(desc, {i})"))
-            try:
-                a = self.rt.memory.map.resolve(b.addr, d.size, f"{word} {i}", call)
-            except SimError as e:
-                raise SimError(C.ACL_ERROR_GE_PARAM_INVALID, e.message) from None
+            a = self.rt.memory.map.resolve(b.addr, d.size, f"{word} {i}", call,
+                                           code=C.ACL_ERROR_GE_PARAM_INVALID)
             if a.location != "device" or a.device != device:
                 raise SimError(C.ACL_ERROR_GE_PARAM_INVALID,
                                _("{call}: {kind} {index} ({name}) is at {addr}, {block} — not "

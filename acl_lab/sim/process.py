@@ -27,6 +27,7 @@ from acl_lab.sim.aclnn import Aclnn
 from acl_lab.sim.peer import PeerAccess
 from acl_lab.sim.profiles import Profile
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Event, Scheduler, Stream, Task
 
 CTX_BASE, STREAM_BASE, EVENT_BASE = 0x1000_0000, 0x2000_0000, 0x3000_0000
@@ -300,14 +301,9 @@ class Process:
     @staticmethod
     def _live(table: dict, handle: int, refusal: str, call: str):
         """The live object ``handle`` names; NULL is an invalid parameter, anything else that
-        is not live a dead handle (the runtime's handle check). ``refusal``: the message, with
-        {call} and {handle} fields."""
-        obj = table.get(handle)
-        if obj is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM if handle == 0
-                           else C.ACL_ERROR_RT_INVALID_HANDLE,
-                           refusal.format(call=call, handle=f"0x{handle:x}"))
-        return obj
+        is not live a dead handle (the runtime's handle check)."""
+        return handles.live(table, handle, call, refusal,
+                            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
 
     def context(self, handle: int, call: str) -> Context:
         return self._live(self.contexts, handle, _(
@@ -345,12 +341,10 @@ class Process:
         ctx = self.require_ctx(call)
         if handle == 0:
             return ctx.default_stream
-        s = self.streams.get(handle)
-        if s is None:
-            raise SimError(C.ACL_ERROR_RT_INVALID_HANDLE,
-                           _("{call}: {handle} is not a live stream. Use a handle from "
-                             "acl.rt.create_stream() that has not been destroyed, or 0 for the "
-                             "default stream.").format(call=call, handle=f"0x{handle:x}"))
+        s = handles.live(self.streams, handle, call, _(
+            "{call}: {handle} is not a live stream. Use a handle from acl.rt.create_stream() "
+            "that has not been destroyed, or 0 for the default stream."),
+            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
         if s.device != ctx.device and not other_device_ok:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
                            _("{call}: stream {stream} belongs to device {device}, but this "

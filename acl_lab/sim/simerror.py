@@ -1,6 +1,6 @@
 """SimError: how the simulator refuses a call (before it changes any state). It is the kit's
 one Refusal (acl_lab.errors), which the real-hardware guard raises too; the facade
-(sim/api.py) turns it into the return code.
+(sim/facade/_call.py) turns it into the return code.
 
 TaskFailed: a queued task that the device ran and that failed there (a media engine finds
 a picture it cannot use). It leaves its stream's queue, and the call that was waiting for

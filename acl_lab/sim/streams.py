@@ -8,11 +8,13 @@ A learner who forgets to synchronize therefore reads stale data, as on real hard
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
 from acl_lab.spec.snapshot_schema import EventRow, StreamRow, TimelineRow
 from acl_lab.sim.simerror import TaskFailed
+from acl_lab.support import threads
 
 STOP_ON_FAILURE = 1      # aclrtStopOnFailure's ACL_STOP_ON_FAILURE (acl_rt.h)
 
@@ -95,16 +97,57 @@ class Event:
 
 
 class Scheduler:
-    """Modeled clocks and deferred execution for every stream of a process."""
+    """Modeled clocks and deferred execution for every stream of a process.
+
+    ``now_us`` is the host's modeled clock. A thread running a host callback has a clock of
+    its own while the callback runs: it starts when the stream reached the callback task, so
+    the calls the callback makes (a copy of the results) happen at that moment of modeled
+    time, each after the one before, and not at whatever time the thread that waited for
+    the stream had reached (deferred execution runs callbacks only then)."""
 
     def __init__(self):
-        self.now_us = 0.0                      # the host's modeled clock
+        #: the host's modeled clock, as ``now_us`` reads it outside a callback. A commit that
+        #: must not be interruptible writes it directly: one store, no call (``now_us`` is a
+        #: property, and a Ctrl-C can land on a call)
+        self.host_us = 0.0
+        self._callback_us: dict[int, float] = {}   # thread -> its clock inside a callback
         self.timeline: deque[Task] = deque(maxlen=TIMELINE_LIMIT)
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
         self.pending_tasks = 0                 # tasks queued on every stream, not yet run
         #: drops a stream's queued tasks unrun (Process: their promised RAM, their capture)
         self.drop_queued: Callable[[Stream], None] = lambda stream: None
+
+    @property
+    def now_us(self) -> float:
+        if self._callback_us:
+            at = self._callback_us.get(threads.get_ident())
+            if at is not None:
+                return at
+        return self.host_us
+
+    @now_us.setter
+    def now_us(self, value: float) -> None:
+        me = threads.get_ident() if self._callback_us else None
+        if me is not None and me in self._callback_us:
+            self._callback_us[me] = value
+        else:
+            self.host_us = value
+
+    @contextmanager
+    def callback_clock(self, start_us: float):
+        """The calling thread's clock starts at ``start_us`` (when its stream reached the
+        callback) for as long as the callback runs; the host's clock is left as it was."""
+        me = threads.get_ident()
+        outer = self._callback_us.get(me)
+        self._callback_us[me] = start_us
+        try:
+            yield
+        finally:
+            if outer is None:
+                del self._callback_us[me]
+            else:
+                self._callback_us[me] = outer
 
     def issue(self, stream: Stream, task: Task, launch_us: float) -> Task:
         """Queue ``task`` on ``stream``: the host pays the launch, the stream runs it later."""

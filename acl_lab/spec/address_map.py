@@ -10,7 +10,7 @@ from __future__ import annotations
 import weakref
 
 from acl_lab import constants as C
-from acl_lab.errors import Refusal
+from acl_lab.spec.refusal import Refusal
 from acl_lab.i18n import _
 from acl_lab.spec.memory_rules import ALLOCATORS, FREED_BY, c_name, free_refusal, is_read_only, range_refusal
 from acl_lab.support.sorted_keys import SortedKeys
@@ -95,32 +95,17 @@ class AddressMap:
         self._gone: dict[int, object] = {}     # start -> why it went (released_why)
 
     def add(self, block) -> None:
-        try:
-            self.blocks[block.ptr] = block
-            self._starts.add(block.ptr)
-            self._gone.pop(block.ptr, None)
-        except BaseException:    # interrupted (Ctrl-C): not added
-            self.blocks.pop(block.ptr, None)
-            self._resort()
-            raise
+        self.blocks[block.ptr] = block
+        self._starts.add(block.ptr)
+        self._gone.pop(block.ptr, None)
 
     def drop(self, block, why) -> None:
         """Forget ``block``; ``why``: a sentence, or (the free call's C name,) worded later."""
-        try:
-            del self.blocks[block.ptr]
-            self._gone[block.ptr] = why
-            self._starts.remove(block.ptr)
-            if len(self._gone) > GONE_KEPT:
-                del self._gone[next(iter(self._gone))]
-        except BaseException:    # interrupted (Ctrl-C): the block stays, as it was
-            self._gone.pop(block.ptr, None)
-            self.blocks[block.ptr] = block
-            self._resort()
-            raise
-
-    def _resort(self) -> None:
-        """Rebuild the sorted starts from the blocks (after an interrupted update)."""
-        self._starts = SortedKeys(self.blocks)
+        del self.blocks[block.ptr]
+        self._gone[block.ptr] = why
+        self._starts.remove(block.ptr)
+        if len(self._gone) > GONE_KEPT:
+            del self._gone[next(iter(self._gone))]
 
     def released_why(self, ptr: int) -> str | None:
         """Why ``ptr`` is no longer valid, in the learner's language (None: it never was)."""
@@ -150,17 +135,22 @@ class AddressMap:
             return None
         return block
 
-    def resolve(self, addr: int, count: int, what: str, call: str):
-        """The block holding [addr, addr+count); Refusal for NULL, unknown, freed, overruns."""
+    def resolve(self, addr: int, count: int, what: str, call: str, code: int | None = None,
+                explain=None):
+        """The block holding [addr, addr+count); Refusal for NULL, unknown, freed, overruns
+        (with ``code`` where the call refuses with its own: GE's, aclnn's; ``explain`` puts
+        the reason in the call's own words: message -> message)."""
         if addr == 0:
-            raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                          _("{call}: {what} is NULL (0).").format(call=call, what=what))
-        block = self.find(addr)
-        why = range_refusal(call, what, addr, count, block,
-                            self.released_why(addr) if block is None else None)
-        if why:
-            raise Refusal(C.ACL_ERROR_RT_PARAM_INVALID, why)
-        return block
+            why = _("{call}: {what} is NULL (0).").format(call=call, what=what)
+            refused = C.ACL_ERROR_INVALID_PARAM
+        else:
+            block = self.find(addr)
+            why = range_refusal(call, what, addr, count, block,
+                                self.released_why(addr) if block is None else None)
+            if not why:
+                return block
+            refused = C.ACL_ERROR_RT_PARAM_INVALID
+        raise Refusal(code or refused, explain(why) if explain else why)
 
     def check_free(self, ptr: int, api: str):
         """The block ``api`` (free / free_host / dvpp_free) may release at ``ptr``; Refusal

@@ -13,6 +13,7 @@ from acl_lab import constants as C
 from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint
 from acl_lab.i18n import _
 from acl_lab.spec.codes import acl_lab_check
+from acl_lab.spec.refusal import Refusal
 
 H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
                       C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_MEMCPY_DEVICE_TO_DEVICE)
@@ -87,7 +88,6 @@ _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
             "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
             "unload": "aclmdlUnload"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
-NPY_TYPES = {np.dtype(c).num: np.dtype(c) for c in np.typecodes["All"] if c not in "OMmVSU"}
 
 
 def c_name(api: str) -> str:
@@ -301,3 +301,26 @@ def dropped_beyond_bound(registrations: list, attr: str) -> list:
             break
         kept, total = kept + 1, total + r.size
     return dropped[:len(dropped) - kept]
+
+
+def would_crash(message: str) -> str:
+    """``explain`` for a host read real pyACL would make and crash on."""
+    return _("{message} On real hardware this call would read invalid memory and crash the "
+             "Python process.").format(message=message)
+
+
+def host_readable(address_map, ptr: int, nbytes: int, call: str, run_mode: int):
+    """The block holding the ``nbytes`` at ``ptr`` that the host CPU is about to read
+    (``acl.util.ptr_to_numpy`` / ``ptr_to_bytes``); where real pyACL would read invalid
+    memory and crash the process, a Refusal that says so. In ACL_HOST mode device memory is
+    such memory (the CPU cannot reach HBM); in ACL_DEVICE mode the code runs on the device's
+    CPU, which can."""
+    block = address_map.resolve(ptr, nbytes, "ptr", call, explain=would_crash)
+    if block.location == "device" and run_mode == C.ACL_HOST:
+        raise Refusal(C.ACL_ERROR_INVALID_PARAM,
+                      _("{call}: {ptr} is device memory ({block}). The host CPU cannot read "
+                        "it: real pyACL would crash the process (segmentation fault). Copy "
+                        "it to host memory first with acl.rt.memcpy(..., "
+                        "ACL_MEMCPY_DEVICE_TO_HOST).").format(call=call, ptr=f"0x{ptr:x}",
+                                                               block=block.describe()))
+    return block

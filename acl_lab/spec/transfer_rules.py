@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from acl_lab import constants as C
 from acl_lab.align import RUNTIME_ALIGN
-from acl_lab.errors import Refusal
+from acl_lab.spec.refusal import Refusal
 from acl_lab.i18n import _
 from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.memory_rules import read_only_refusal

@@ -54,41 +54,31 @@ class FreeList:
             top_addr = -(-top // align) * align      # align_up, inlined
             if top_addr + nbytes <= self.end and (key is None
                                                    or self.end - top < key >> bits):
-                try:    # the bytes skipped to align become the gap; the old gap is sorted
-                    if top_addr > top:
-                        if gap is not None:
-                            self._by_start[gap[0]], self._by_end[gap[1]] = gap[1] - gap[0], gap[0]
-                            self._index.add(gap[1] - gap[0] << bits | gap[0] - base)
-                        self._gap = (top, top_addr)
-                    self._top = top_addr + nbytes if top_addr + nbytes < self.end else None
-                    self.used = used + nbytes
-                except BaseException:     # interrupted (Ctrl-C): put the free list back
-                    self._undo([], [] if gap is None else [(gap[0], gap[1] - gap[0])], used,
-                               top, gap)
-                    raise
+                if top_addr > top:   # the bytes skipped to align become the gap; the old
+                    if gap is not None:                            # gap is sorted
+                        self._by_start[gap[0]], self._by_end[gap[1]] = gap[1] - gap[0], gap[0]
+                        self._index.add(gap[1] - gap[0] << bits | gap[0] - base)
+                    self._gap = (top, top_addr)
+                self._top = top_addr + nbytes if top_addr + nbytes < self.end else None
+                self.used = used + nbytes
                 return top_addr
         if key is None:
             return None
         end, block_end = addr + nbytes, start + length
         by_start, by_end, index = self._by_start, self._by_end, self._index
         from_gap = gap is not None and start == gap[0]
-        try:
-            if from_gap:
-                self._gap = None
-            else:
-                del by_start[start], by_end[block_end]
-                index.remove(key)
-            if addr > start:
-                by_start[start], by_end[addr] = addr - start, start
-                index.add(addr - start << bits | start - base)
-            if block_end > end:       # (a block before the top would have merged with it)
-                by_start[end], by_end[block_end] = block_end - end, end
-                index.add(block_end - end << bits | end - base)
-            self.used = used + nbytes
-        except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
-            self._undo([] if from_gap else [(start, length)],
-                       [(start, addr - start), (end, block_end - end)], used, top, gap)
-            raise
+        if from_gap:
+            self._gap = None
+        else:
+            del by_start[start], by_end[block_end]
+            index.remove(key)
+        if addr > start:
+            by_start[start], by_end[addr] = addr - start, start
+            index.add(addr - start << bits | start - base)
+        if block_end > end:       # (a block before the top would have merged with it)
+            by_start[end], by_end[block_end] = block_end - end, end
+            index.add(block_end - end << bits | end - base)
+        self.used = used + nbytes
         return addr
 
     def give_back(self, addr: int, nbytes: int) -> None:
@@ -100,50 +90,26 @@ class FreeList:
         before = gap[0] if before_gap else by_end.get(start)
         after_gap = gap is not None and gap[0] == end
         after = None if end == top else gap[1] - end if after_gap else by_start.get(end)
-        try:
-            if before is not None:
-                if before_gap:
+        if before is not None:
+            if before_gap:
+                self._gap = None
+            else:
+                del by_start[before], by_end[start]
+                index.remove(start - before << bits | before - base)
+            start = before
+        if end == top or end == self.end:   # it joins the top, or becomes it
+            self._top = start
+        else:
+            if after is not None:
+                if after_gap:
                     self._gap = None
                 else:
-                    del by_start[before], by_end[start]
-                    index.remove(start - before << bits | before - base)
-                start = before
-            if end == top or end == self.end:   # it joins the top, or becomes it
-                self._top = start
-            else:
-                if after is not None:
-                    if after_gap:
-                        self._gap = None
-                    else:
-                        del by_start[end], by_end[end + after]
-                        index.remove(after << bits | end - base)
-                    end += after
-                by_start[start], by_end[end] = end - start, start
-                index.add(end - start << bits | start - base)
-            self.used = used - nbytes
-        except BaseException:     # interrupted (Ctrl-C): put the free list back as it was
-            removed = [(before, addr - before)] if before is not None and not before_gap else []
-            if after is not None and not after_gap:
-                removed.append((addr + nbytes, after))
-            self._undo(removed, [(start, end - start)], used, top, gap)
-            raise
-
-    def _undo(self, removed: list, added: list, used: int, top: int | None,
-              gap: tuple[int, int] | None) -> None:
-        """Restore the blocks an interrupted alloc / give_back removed or may have added,
-        whichever of their records it had reached, and the top and gap as they were. The
-        sorted index may itself have been cut mid-update, so it is rebuilt from the dicts."""
-        for start, length in added:
-            if self._by_start.get(start) == length:
-                del self._by_start[start]
-            if self._by_end.get(start + length) == start:
-                del self._by_end[start + length]
-        for start, length in removed:
-            self._by_start[start] = length
-            self._by_end[start + length] = start
-        self._index = SortedKeys(length << self._bits | start - self.base
-                                 for start, length in self._by_start.items())
-        self._top, self._gap, self.used = top, gap, used
+                    del by_start[end], by_end[end + after]
+                    index.remove(after << bits | end - base)
+                end += after
+            by_start[start], by_end[end] = end - start, start
+            index.add(end - start << bits | start - base)
+        self.used = used - nbytes
 
     @property
     def free(self) -> int:

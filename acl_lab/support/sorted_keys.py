@@ -54,15 +54,7 @@ class SortedKeys:
                 self.settle()
 
     def settle(self) -> None:
-        """Let the sublists take the waiting changes. Each step may run twice (it checks
-        first), so an interrupted settle is finished by the next one, or here."""
-        try:
-            self._apply()
-        except BaseException:   # interrupted (Ctrl-C): finish, so the set stays whole
-            self._apply()
-            raise
-
-    def _apply(self) -> None:
+        """Let the sublists take the waiting changes."""
         for key in self._gone:
             self._discard(key)
         for key in self._added:

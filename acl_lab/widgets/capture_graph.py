@@ -19,7 +19,7 @@ import ipywidgets as widgets
 
 import acl_lab
 
-from acl_lab.i18n import N_, _, join_list
+from acl_lab.i18n import N_, _, join_list, pgettext
 from acl_lab.widgets._base import GONE, generation
 from acl_lab.widgets._svg import MUTED, Svg, format_bytes, message, num, text_width
 from acl_lab.widgets._tasks import (LANE_H, PLOT_W, RefreshOnNewCalls, color, count, draw_lanes, duration,
@@ -68,13 +68,38 @@ def _value(key: str, v, names: dict[int, str]) -> str:
         return ", ".join(f"0x{p:x}" for p in v)
     if key == "duration_us":
         return _("{duration} (modeled)").format(duration=duration(v))
+    if isinstance(v, bool):
+        return _("yes") if v else _("no")
     return str(v)
 
 
+def _field_labels() -> dict[str, str]:
+    """What each recorded field of a task is called in the learner's language (English: the
+    snapshot's own keys, spec/snapshot_schema.TaskRow)."""
+    return {"seq": pgettext("task field", "seq"), "stream": pgettext("task field", "stream"),
+            "kind": pgettext("task field", "kind"), "nbytes": pgettext("task field", "nbytes"),
+            "duration_us": pgettext("task field", "duration_us"),
+            "ptr": pgettext("task field", "ptr"), "value": pgettext("task field", "value"),
+            "size": pgettext("task field", "size"), "dst": pgettext("task field", "dst"),
+            "src": pgettext("task field", "src"),
+            "direction": pgettext("task field", "direction"),
+            "pinned": pgettext("task field", "pinned"), "width": pgettext("task field", "width"),
+            "height": pgettext("task field", "height"), "event": pgettext("task field", "event"),
+            "op": pgettext("task field", "op"), "inputs": pgettext("task field", "inputs"),
+            "out": pgettext("task field", "out"), "shape": pgettext("task field", "shape"),
+            "workspace": pgettext("task field", "workspace"),
+            "model": pgettext("task field", "model"), "tasks": pgettext("task field", "tasks"),
+            "execution": pgettext("task field", "execution"),
+            "task": pgettext("task field", "task"), "updated": pgettext("task field", "updated"),
+            "offline_model": pgettext("task field", "offline_model"),
+            "block": pgettext("task field", "block")}
+
+
 def task_details(t: dict, names: dict[int, str]) -> list[tuple[str, str]]:
-    """Every recorded field of a task, addresses and handles in hex, a named stream by its
-    name (``acl_lab.name``)."""
-    return [(k, _value(k, v, names)) for k, v in t.items()]
+    """Every recorded field of a task, named in the learner's language, addresses and
+    handles in hex, a named stream by its name (``acl_lab.name``), yes / no for flags."""
+    labels = _field_labels()
+    return [(labels.get(k, k), _value(k, v, names)) for k, v in t.items()]
 
 
 def accesses(t: dict, allocations: list[tuple[int, int]]) -> tuple[list, list]:
@@ -215,16 +240,18 @@ class CaptureGraphScene:
                             _("#{reader} reads what it wrote")).format(reader=r))
         return out
 
-    def replay_text(self, most: int = 8) -> str:
-        """The replays' modeled start and end: asynchronous ones per stream, then the
-        synchronous ones (host time)."""
+    def replay_text(self) -> str:
+        """The replays in one short line (the picture shows each): per stream how many, from
+        when to when and how long each took, then the synchronous ones."""
         if not self.replays and not self.sync_replays:
             return _("not replayed yet")
-        parts = [_("#{k} on {stream} {start:.1f}-{end:.1f} µs").format(
-            k=k, stream=self.label(s), start=a, end=b)
-            for k, (s, a, b) in enumerate(self.replays[:most], start=1)]
-        if len(self.replays) > most:
-            parts.append(_("... {n} more").format(n=len(self.replays) - most))
+        parts = []
+        for stream in dict.fromkeys(s for s, _a, _b in self.replays):    # one part per stream
+            spans = [(a, b) for s, a, b in self.replays if s == stream]
+            parts.append(_("{n} on {stream}, {start:.1f}-{end:.1f} µs, {each:.1f} µs "
+                           "each").format(n=len(spans), stream=self.label(stream),
+                                          start=spans[0][0], end=spans[-1][1],
+                                          each=sum(b - a for a, b in spans) / len(spans)))
         if self.sync_replays:
             parts.append(_("{n} synchronous (aclmdlRIExecute)").format(n=len(self.sync_replays)))
         return _("replays: {replays}").format(replays=join_list(parts))

@@ -3,7 +3,10 @@
 The picture shows, for every segment, its name, its payload, the ALIGN_UP rounding and the
 +32 bytes (together the guard bytes), and between segments free space and alignment gaps.
 The pool is cut into at most 8 rows of 800 pixels; a block smaller than a pixel is still
-drawn one pixel wide, and the picture says so. Hover a block for its exact bytes.
+drawn one pixel wide, and the picture says so. A pool whose segments all sit in its first
+half is drawn sized to them: their bytes at a finer scale, in at most two rows, and the
+free rest of the pool as one last row, not to scale (a mostly empty pool was seven empty
+rows with its alignment gaps a few pixels wide). Hover a block for its exact bytes.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from acl_lab.widgets._base import GONE, View
 from acl_lab.widgets._svg import COLORS, LABELS, MUTED, Svg, message, text_width
 
 COLS, MAX_ROWS = 800, 8          # pixels across a row; rows at most
+CONTENT_ROWS = 2                 # rows for the segments of a pool drawn sized to them
 LEFT, TOP, ROW_H = 70, 44, 22    # row offsets column; two title lines; bar height
 LABEL_H, MAX_LABELS = 13, 60     # one line of segment names under a row; more: hover only
 LEGEND_KINDS = ("payload", "rounding", "extra", "gap", "free")
@@ -50,6 +54,10 @@ class PoolScene:
 
     def segments(self) -> list[Segment]:
         return [b.segment for b in self.blocks if b.kind == "segment"]
+
+    def segments_end(self) -> int:
+        """Where the last segment ends, as an offset into the pool (0: none)."""
+        return max((s.start + s.size - self.pool.base for s in self.segments()), default=0)
 
     def note(self) -> str:
         if not self.closed:
@@ -188,15 +196,27 @@ def _label_lines(placed: list[tuple[float, float]]) -> list[int]:
     return lines
 
 
+def layout(capacity: int, segments_end: int) -> tuple[int, int]:
+    """(bytes per pixel, bytes drawn to scale): the whole pool in at most MAX_ROWS rows, or,
+    when every segment ends in the pool's first half, those bytes in at most CONTENT_ROWS
+    rows at a finer scale (the free rest follows as one row, not to scale)."""
+    per_px = -(-capacity // (COLS * MAX_ROWS))
+    if not 0 < segments_end <= capacity // 2:
+        return per_px, capacity
+    finer = min(per_px, -(-segments_end // (COLS * CONTENT_ROWS)))
+    drawn = min(capacity, -(-segments_end // (COLS * finer)) * COLS * finer)
+    return finer, drawn
+
+
 def draw_pool(scene: PoolScene) -> str:
     """SVG of the pool as rows of bytes, each segment named, the selected one framed."""
     pool = scene.pool
     if scene.stats is None:
         return message(f"MemoryPool {pool.capacity} B", scene.note())
     cap = pool.capacity
-    per_px = -(-cap // (COLS * MAX_ROWS))
+    per_px, drawn = layout(cap, scene.segments_end())
     row_bytes = COLS * per_px
-    rows = -(-cap // row_bytes)
+    rows = -(-drawn // row_bytes)
     segments = scene.segments()
 
     # names: inside the payload when they fit, else on lines under their row
@@ -215,10 +235,15 @@ def draw_pool(scene: PoolScene) -> str:
     for r in range(rows):
         row_y.append(y)
         y += ROW_H + 4 + LABEL_H * (max(lines[r]) + 1 if lines[r] else 0)
+    tail_y = y                   # the rest of the pool, when it is not drawn to scale
+    if drawn < cap:
+        y += ROW_H + 4
 
     s = scene.stats
     scale = _("1 px = {per_px} B, {row_bytes} B per row").format(per_px=per_px,
                                                                  row_bytes=row_bytes)
+    if drawn < cap:
+        scale += _("; from +{drawn} on not to scale").format(drawn=drawn)
     widened = any(size < per_px for _s, size, _k, _h in _pieces(scene)) if per_px > 1 else False
     if widened:
         scale += _("; stretches under 1 px drawn 1 px wide")
@@ -237,12 +262,18 @@ def draw_pool(scene: PoolScene) -> str:
     for r in range(rows):
         svg.text(LEFT - 6, row_y[r] + 15, f"+{r * row_bytes}", size=9, anchor="end",
                  fill=MUTED)
-        used = min(row_bytes, cap - r * row_bytes) / per_px
+        used = min(row_bytes, drawn - r * row_bytes) / per_px
         svg.rect(LEFT, row_y[r], used, ROW_H, COLORS["free"])
+    if drawn < cap:
+        rest = _("+{start} to the end: {size} B, free (not to scale)").format(
+            start=drawn, size=cap - drawn)
+        svg.text(LEFT - 6, tail_y + 15, f"+{drawn}", size=9, anchor="end", fill=MUTED)
+        svg.rect(LEFT, tail_y, COLS, ROW_H, COLORS["free"], title=rest)
+        svg.text(LEFT + 8, tail_y + 15, rest, size=10, fill=MUTED, italic=True)
     for off, size, kind, hover in _pieces(scene):
-        if kind == "free":
+        if kind == "free" or off >= drawn:
             continue
-        for row, x, w in _row_spans(off, size, per_px, row_bytes):
+        for row, x, w in _row_spans(off, min(size, drawn - off), per_px, row_bytes):
             svg.rect(LEFT + x, row_y[row], w, ROW_H, COLORS[kind], title=hover)
     for row, x, seg in inside:
         svg.text(LEFT + x + 3, row_y[row] + 15, seg.name, size=10, fill="#ffffff",

@@ -9,17 +9,20 @@ medium / hard, each passed or not, as of the moment the cell ran.
 
 Without a kernel the output falls back to a picture of the same questions and choices, with
 no sign of which choice is right, and the exercises with their state.
+
+The view is given its data (the questions, which were answered right, a function that lists
+the exercises by level, a judge of a pick): it knows nothing of the exercises room, which
+builds it (``acl_lab.exercises.quiz.self_test``).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import ipywidgets as widgets
 
-from acl_lab import exercises
 from acl_lab.i18n import N_, _
 from acl_lab.widgets._base import View
 from acl_lab.widgets._svg import INK, MUTED, Svg, text_width
-from acl_lab.exercises.quiz import judge, passed
-from acl_lab.exercises.quiz import bank
 from acl_lab.widgets.quiz_text import html, plain, wrap
 
 LETTERS = "ABCD"
@@ -28,23 +31,22 @@ WIDTH = 760
 GREEN, RED = "#1a7f37", "#b42318"
 
 
-def exercise_rows(chapter: str) -> list[tuple[str, list[tuple[str, str, bool]]]]:
-    """The chapter's exercises as (level, [(id, title, passed)]), easy first; levels
-    without exercises left out."""
-    done = set(passed(chapter))
-    ids = exercises.available(chapter)
-    return [(level, [(i, exercises.title(i), i in done) for i in ids
-                     if exercises.level(i) == level])
-            for level in exercises.LEVELS if any(exercises.level(i) == level for i in ids)]
+#: the exercises by level: [(level, [(id, title, passed)])], easy first
+ExerciseRows = list[tuple[str, list[tuple[str, str, bool]]]]
 
 
 class SelfTest(View, widgets.VBox):
-    """The self-test of one chapter ("05")."""
+    """The self-test of one chapter ("05"): ``questions`` (each with ``id``, ``text``,
+    ``choices``), the ids of those ``right`` already, ``rows()`` the exercises by level as of
+    now, and ``judge(question, choice) -> (right, explanation or None)``."""
 
-    def __init__(self, chapter: str):
+    def __init__(self, chapter: str, questions: list, right: set[str],
+                 rows: Callable[[], ExerciseRows],
+                 judge: Callable[[object, int], tuple[bool, str | None]]):
         self.chapter = chapter
-        self.questions = bank(chapter)
-        self.right = {q.id for q in self.questions} & set(passed(chapter))
+        self.questions = list(questions)
+        self.right = set(right)
+        self._rows, self._judge = rows, judge
         self.feedback = [widgets.HTML() for _q in self.questions]
         self.buttons = [[widgets.Button(description=LETTERS[c], layout={"width": "48px"},
                                         tooltip=plain(_(text)))
@@ -67,7 +69,7 @@ class SelfTest(View, widgets.VBox):
         """Pick choice ``choice`` (0 = A) of question ``n`` (0 = the first), as a click on
         its button does; returns whether it is right."""
         question = self.questions[n]
-        right, why = judge(question, choice)
+        right, why = self._judge(question, choice)
         verdict = (_("Right.") if right else
                    _("Not right.") if why else _("Not right, try again."))
         color = GREEN if right else RED
@@ -82,7 +84,7 @@ class SelfTest(View, widgets.VBox):
 
     def refresh(self) -> None:
         """Look again at which exercises are passed."""
-        self.rows = exercise_rows(self.chapter)
+        self.rows = self._rows()
         self.exercise_list.value = self.exercises_svg()
 
     def _question_html(self, n: int, q) -> str:

@@ -19,7 +19,7 @@ STAND_IN = '''
 """pyACL stand-in for the self-test: the simulator (310P), except that capture status
 always reads NONE, as a device with a broken aclmdlRICaptureGetInfo would."""
 import sys, types
-from acl_lab.sim.api import Simulator
+from acl_lab.sim.facade import Simulator
 from acl_lab.sim.profiles import get_profile
 
 _sim = Simulator(get_profile("310p")).acl

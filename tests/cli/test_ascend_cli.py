@@ -69,10 +69,36 @@ def test_lab_opens_jupyterlab_at_chapter_00(monkeypatch, tmp_path, uid):
     assert cli.main(["lab", "--no-browser"]) == 0
     exe, argv, cwd = ran[0]
     assert exe == sys.executable and cwd == str(tmp_path)
+    settings = next(a for a in argv if a.startswith("--LabApp.app_settings_dir="))
     assert argv[1:] == ["-m", "jupyter", "lab",
                         "--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb",
                         "notebooks/00_start_here.ipynb",
-                        "--no-browser"] + (["--allow-root"] if uid == 0 else [])
+                        "--no-browser", settings] + (["--allow-root"] if uid == 0 else [])
+    overrides = json.loads(Path(settings.split("=", 1)[1], "overrides.json").read_text())
+    assert overrides == cli.LAB_QUIET                # no news question, no update check
+
+
+def test_the_quiet_settings_are_jupyterlabs_own():
+    """The news question (fetchNews "none") and the update check are settings JupyterLab's
+    installed schema has, with the values the kit gives them."""
+    import jupyterlab
+    schema = json.loads(Path(jupyterlab.__file__).parent.joinpath(
+        "schemas", "@jupyterlab", "apputils-extension", "notification.json").read_text())
+    settings = cli.LAB_QUIET["@jupyterlab/apputils-extension:notification"]
+    assert schema["properties"]["fetchNews"]["default"] == "none"       # "ask": the question
+    assert {"const": "false", "title": "Never"} in schema["properties"]["fetchNews"]["oneOf"]
+    assert schema["properties"]["checkForUpdates"]["type"] == "boolean"
+    assert set(settings) == {"fetchNews", "checkForUpdates"}
+    assert settings == {"fetchNews": "false", "checkForUpdates": False}
+
+
+def test_binder_writes_the_same_quiet_settings(tmp_path):
+    script = (cli.CHECKOUT / "binder" / "postBuild").read_text()
+    assert "write_lab_overrides(sys.prefix + \"/share/jupyter/lab/settings\")" in script
+    path = cli.write_lab_overrides(tmp_path)
+    assert json.loads(path.read_text()) == cli.LAB_QUIET
+    zh = json.loads(cli.write_lab_overrides(tmp_path, "zh_CN").read_text())
+    assert zh[cli.LAB_LOCALE] == {"locale": "zh_CN"} and cli.LAB_QUIET.items() <= zh.items()
 
 
 def test_lab_prints_the_url_of_chapter_00_not_the_launcher(monkeypatch):
@@ -108,6 +134,14 @@ def test_make_lab_installs_the_lab_without_the_test_tools_and_opens_chapter_00(t
     installs = [c for c in commands if "pip install" in c and "-e" in c]
     assert installs == [".venv/bin/python -m pip install --quiet -e '.[lab]'"]
     assert commands[-1] == ".venv/bin/acl-lab lab"
+
+
+def test_make_site_installs_the_site_tools_and_builds_the_website(tmp_path):
+    commands = make_dry_run("site", tmp_path)
+    assert ".venv/bin/python -m pip install --quiet -e '.[site]'" in commands
+    assert commands[-1] == ".venv/bin/python tools/build_site.py"
+    header = (cli.CHECKOUT / "Makefile").read_text().split("\n\n")[0]
+    assert "# make site" in header
 
 
 def test_make_test_installs_the_test_tools_and_runs_pytest(tmp_path):
@@ -190,7 +224,7 @@ def test_lab_in_chinese_opens_the_chinese_chapter_00_with_chinese_menus(monkeypa
     settings = next(a for a in argv if a.startswith("--LabApp.app_settings_dir="))
     overrides = Path(settings.split("=", 1)[1], "overrides.json")
     assert json.loads(overrides.read_text()) == {
-        "@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}}
+        "@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}, **cli.LAB_QUIET}
 
 
 def test_make_lab_zh_and_the_chinese_binder_link(tmp_path):

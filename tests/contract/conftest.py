@@ -50,7 +50,7 @@ def target(request):
     name, profile = request.param
     patch = pytest.MonkeyPatch()
     if name == "guard-over-sim":
-        from acl_lab.sim.api import Simulator
+        from acl_lab.sim.facade import Simulator
         from acl_lab.sim.profiles import get_profile
         patch.setitem(sys.modules, "acl", Simulator(get_profile(profile)).acl)
     try:

@@ -204,17 +204,42 @@ def test_06_2_quiz_matches_the_simulator(acl):
     passes("06.2", codes)
     fails("06.2", ..., hint="Predict each code", then="a list named codes")
     wrong = list(codes)
-    wrong[1] = C.ACL_ERROR_RT_STREAM_CAPTURED       # confusing 107030 with 107027
-    fails("06.2", wrong, hint="call 2 does not return 107027",
-          then="call 2 returns 107030")
+    wrong[1] = C.ACL_ERROR_RT_STREAM_CAPTURED       # a prediction typed over what call 2 said
+    fails("06.2", wrong, hint=f"but your calls returned {codes}")
     fails("06.2", codes[:5], hint="6 codes")
 
 
-def test_06_2_names_a_capture_never_begun_or_never_ended(acl):
-    s, buf, pinned, _pageable, ev = exercises.start("06.2", acl)
-    fails("06.2", [acl.rt.synchronize_stream(s)] + [0] * 5, hint="was not capturing")
+def test_06_2_names_a_wrong_call(acl):
+    """The codes are what the calls returned, but call 2 was not the one asked for (its
+    own copy on the capturing stream is recorded, so it returns 0)."""
+    s, buf, pinned, pageable, ev = exercises.start("06.2", acl)
     acl.mdl.ri_capture_begin(s, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
-    fails("06.2", [want for want, _ in CAPTURE_QUIZ], hint="now end the capture")
+    codes = [acl.rt.synchronize_stream(s),
+             acl.rt.memcpy_async(buf, 64, pinned, 64, H2D, s),
+             acl.rt.memcpy_async(buf, 64, pinned, 64, H2D, s),
+             acl.rt.memset_async(buf, 64, 0, 64, 0),
+             acl.rt.memcpy_async(buf, 64, acl.util.numpy_to_ptr(pageable), 64, H2D, s),
+             acl.rt.record_event(ev, s)]
+    acl.mdl.ri_capture_end(s)
+    fails("06.2", codes, hint="call 2 does not return 0", then="call 2 returns 107030")
+
+
+def test_06_2_names_a_capture_never_begun_or_never_ended(acl):
+    s, buf, pinned, pageable, ev = exercises.start("06.2", acl)
+    fails("06.2", [acl.rt.synchronize_stream(s)] + [0] * 5,
+          hint="acl.rt.synchronize_stream before any capture began on s")
+    s, buf, pinned, pageable, ev = exercises.start("06.2", acl)
+    codes = solve("06.2", acl, s=s, buf=buf, pinned=pinned, pageable=pageable,
+                  ev=ev)["codes"]                   # the solution ends its capture: begin again
+    acl.mdl.ri_capture_begin(s, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+    again = [acl.rt.synchronize_stream(s),
+             acl.rt.memcpy(buf, 64, pinned, 64, H2D),
+             acl.rt.memcpy_async(buf, 64, pinned, 64, H2D, s),
+             acl.rt.memset_async(buf, 64, 0, 64, 0),
+             acl.rt.memcpy_async(buf, 64, acl.util.numpy_to_ptr(pageable), 64, H2D, s),
+             acl.rt.record_event(ev, s)]
+    assert again == codes
+    fails("06.2", again, hint="now end the capture")
 
 
 def test_06_3_replay_time_with_the_learners_names(acl):
@@ -313,7 +338,7 @@ def test_07_3_solution_leaves_nothing(acl):
     names = dict(zip(("graph", "pool", "tensor", "one", "copy_stream", "compute_stream", "ev",
                       "in_h", "out_h"), exercises.start("07.3", acl)))
     fails("07.3", ..., hint="Release users before what they use",
-          then="acl.mdl.ri_destroy(graph)")
+          then="Look at what start() gave you")
     solve("07.3", acl, **names)
     passes("07.3", acl)
 

@@ -50,14 +50,15 @@ def test_each_call_fails_in_its_pyacl_shape(acl, name, args, expected):
 
 
 def _injectable() -> list[str]:
-    from acl_lab.sim.api import FACADE, failure
+    from acl_lab.sim.facade import FACADE
+    from acl_lab.spec.prototypes import failure
     names = [f"{ns}.{fn}" if ns else fn for ns, cls in FACADE.items() for fn in dir(cls)
              if not fn.startswith("_")]
     return [n for n in names if failure(n) is not None]
 
 
 def test_every_facade_call_that_can_fail_can_be_injected_and_changes_nothing(acl):
-    from acl_lab.sim.api import failure
+    from acl_lab.spec.prototypes import failure
     names = _injectable()
     assert len(names) > 80 and {"rt.malloc", "mdl.ri_capture_end", "init"} <= set(names)
     stream, _ = acl.rt.create_stream()

@@ -143,7 +143,7 @@ def test_a_static_model_has_no_gears(acl, tmp_path):
     (("--input_shape=data:1,3,224,224", "--dynamic_batch_size=1,2"), "-1 exactly"),
     (("--input_shape=data:-1,3,224,224", "--dynamic_image_size=224,224;320,320"), "-1 exactly"),
     (("--input_shape=data:-1,3,224,224", "--dynamic_batch_size=1,2",
-      "--dynamic_image_size=224,224;320,320"), "cannot be used together"),
+      "--dynamic_image_size=224,224;320,320"), "E10009: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims are mutually exclusive."),
 ])
 def test_atc_refuses_gears_it_cannot_build(tmp_path, flags, words):
     code, out, path = convert(tmp_path, "convnet", *flags)

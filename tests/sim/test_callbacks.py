@@ -121,6 +121,32 @@ def test_the_workers_waits_end_with_their_callbacks_on_every_run(acl):
     # each wait ends when the stream reaches its callback (the host runs it then), and the
     # loop's next wait starts from there: none is left over after the last one
     assert [end for _start, end in waits] == callback_ends
+def test_a_callbacks_calls_happen_when_the_stream_reached_it(acl, worker):
+    """Deferred execution runs callbacks only when the main thread waits, long after they
+    were queued: their copies still sit in modeled time where their stream reached each
+    callback, one after another, and the main thread's clock is left alone (chapter 08's
+    timeline draws each callback's copy under its callback)."""
+    import acl_lab
+    stream, _ = acl.rt.create_stream()
+    acl.rt.subscribe_report(worker.tid, stream)
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(64)
+
+    def copy_back(_user_data):
+        acl.rt.memcpy(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST)
+
+    for k in range(3):
+        acl.rt.memset_async(dev, 64, k, 64, stream)
+        acl.rt.launch_callback(copy_back, [k], C.ACL_CALLBACK_BLOCK, stream)
+    main_before = acl_lab.snapshot()["now_us"]
+    acl.rt.synchronize_stream(stream)
+    acl.rt.unsubscribe_report(worker.tid, stream)
+    callbacks = [t for t in acl_lab.snapshot()["timeline"] if t["kind"] == "callback"]
+    copies = [c for c in acl_lab.tracer().calls if c.name == "rt.memcpy" and c.thread != "main"]
+    assert [c.start_us for c in copies] == [t["start_us"] for t in callbacks]
+    assert all(c.end_us > c.start_us for c in copies)
+    assert len({round(c.start_us, 3) for c in copies}) == 3          # three boxes, not one
+    assert acl_lab.snapshot()["now_us"] >= main_before
 
 
 def test_a_blocking_callback_holds_later_work_on_its_stream(acl, worker):

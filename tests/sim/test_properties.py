@@ -185,67 +185,6 @@ def test_freelist_places_each_block_at_the_best_fit(ops):
         assert fl.largest_free == max((n for _, n in fl.free_blocks()), default=0)
 
 
-class _Interrupt:
-    """SortedKeys.add / remove raising KeyboardInterrupt on their ``at``-th call (Ctrl-C
-    lands where Python enters a function; these are the calls inside the free list's
-    updates)."""
-
-    def __init__(self, monkeypatch, at: int):
-        self.calls, self.at = 0, at
-        for name in ("add", "remove"):
-            real = getattr(SortedKeys, name)
-            monkeypatch.setattr(SortedKeys, name, self._wrap(real))
-
-    def _wrap(self, real):
-        def call(keys, key):
-            self.calls += 1
-            if self.calls == self.at:
-                raise KeyboardInterrupt
-            return real(keys, key)
-        return call
-
-
-def _freelist_state(fl):
-    return fl.free_blocks(), fl.used, fl.largest_free
-
-
-def _apply(fl, live, op) -> None:
-    """One random step: allocate, or give back one of the ``live`` blocks."""
-    alloc, nbytes, align, pick = op
-    if alloc or not live:
-        addr = fl.alloc(nbytes, align)
-        if addr is not None:
-            live[addr] = nbytes
-    else:
-        addr = sorted(live)[pick % len(live)]
-        fl.give_back(addr, live[addr])
-        del live[addr]
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.booleans(), st.integers(1, 30_000),
-                          st.sampled_from([1, 32, 64, 128]), st.integers(0, 1 << 16)),
-                min_size=1, max_size=40),
-       st.integers(1, 4))
-def test_an_interrupted_alloc_or_give_back_leaves_the_free_list_as_it_was(ops, at):
-    """Every sequence ends with one more operation, interrupted at its ``at``-th sorted-key
-    update (if it makes that many): the free blocks, the bytes used and the largest block
-    are as before it, and the free list goes on tiling its range and placing at the best fit."""
-    fl, live = FreeList(BASE, SIZE), {}
-    for op in ops[:-1]:
-        _apply(fl, live, op)
-    before = _freelist_state(fl)
-    with pytest.MonkeyPatch.context() as mp:
-        _Interrupt(mp, at)
-        try:
-            _apply(fl, live, ops[-1])
-        except KeyboardInterrupt:
-            assert _freelist_state(fl) == before
-    _tiles_exactly(fl, live)
-    fitting = [(n, s) for s, n in fl.free_blocks() if align_up(s, 64) + 64 <= s + n]
-    assert fl.alloc(64, 64) == (align_up(min(fitting)[1], 64) if fitting else None)
-
-
 @pytest.mark.parametrize("top_length, chosen", [(300, "top"), (400, "hole"), (450, "hole")])
 def test_freelist_weighs_the_top_block_like_any_other(top_length, chosen):
     """The block that reaches the end (kept outside the sorted index) is taken only when it

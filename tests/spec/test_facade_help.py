@@ -8,7 +8,8 @@ import pytest
 
 import acl_lab
 from acl_lab.constants import ACL_ERROR_INVALID_PARAM
-from acl_lab.sim.api import FACADE, failure
+from acl_lab.sim.facade import FACADE
+from acl_lab.spec.prototypes import failure
 from acl_lab.spec.prototypes import PROTOTYPES, public_functions
 from acl_lab.trace import untraced
 

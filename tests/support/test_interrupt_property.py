@@ -68,11 +68,6 @@ def _repo() -> str:
 
 
 # ----- the child: random programs under Ctrl-C ------------------------------------------------
-def _noted() -> bool:
-    from acl_lab.support import interrupts
-    return interrupts._noted
-
-
 class Interrupter:
     """One SIGINT per call, from the chosen source; ``run`` says whether the program got
     its KeyboardInterrupt."""
@@ -99,11 +94,10 @@ class Interrupter:
             finally:
                 sys.settrace(None)
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            self.deferred += _noted()
             self._settle()
             assert not self.sent, "a Ctrl-C never reached the program"
-        except KeyboardInterrupt:
-            self.deferred += _noted()
+        except KeyboardInterrupt as e:
+            self.deferred += getattr(e, "acl_lab_deferred", False)
             self._settle_quietly()
             return result, True
         return result, False
@@ -125,7 +119,7 @@ class Interrupter:
         """A Ctrl-C put off until its call ended arrives within milliseconds."""
         from acl_lab.support import interrupts
         deadline = time.monotonic() + 2.0
-        while interrupts._noted and time.monotonic() < deadline:
+        while interrupts.state.noted and time.monotonic() < deadline:
             time.sleep(0.0005)
         time.sleep(0.001)     # a timer SIGINT raised just before the alarm was cancelled
 

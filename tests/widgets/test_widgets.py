@@ -103,8 +103,30 @@ def test_a_large_pool_says_what_it_widened():
     acl = fresh()
     big = MemoryPool(acl, 1 << 20)
     big.alloc(1)
+    big.alloc(600_000)                 # past the middle: the whole pool is drawn to scale
     assert "stretches under 1 px drawn 1 px wide" in PoolView(big).svg()
     big.close(force=True)
+
+
+def test_a_mostly_empty_pool_is_drawn_sized_to_its_segments():
+    """Chapter 07's pool: 6 KiB of segments in 64 KiB was one row of content and seven empty
+    rows, its 64-byte alignment gap 6 px wide. Sized to the segments, the gap is visible and
+    the free rest is one row that says it is not to scale."""
+    import re
+    acl = fresh()
+    pool = MemoryPool(acl, 65536)
+    for n in (1000, 1000, 1000, 1000, 1000):
+        pool.alloc(n)
+    pool.alloc(1000, rule="dvpp")                  # a 128-byte start: an alignment gap
+    svg = PoolView(pool).svg()
+    rows = re.findall(r'<text x="64" y="[\d.]+" font-size="9"[^>]*>\+(\d+)</text>', svg)
+    assert len(rows) <= 3, rows
+    assert "to the end" in svg and "not to scale" in svg
+    gaps = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="([\d.]+)"[^>]*><title>alignment gap'
+                      r': (\d+) B', svg)
+    widest = max(gaps, key=lambda g: int(g[1]))
+    assert int(widest[1]) >= 64 and float(widest[0]) >= 10, gaps     # the dvpp start's gap
+    pool.close(force=True)
 
 
 def test_length_is_not_clamped_the_pool_answers(pool):

@@ -1,5 +1,7 @@
 """StreamTimeline and CaptureGraph without a browser: drive the controls and the cells, check
 the model and the picture follow what the streams and the captures did."""
+import re
+
 import pytest
 
 import acl_lab
@@ -210,9 +212,25 @@ def test_capture_graph_shows_the_recorded_chain_and_each_replay(acl, work):
     assert [v for _, v in graph.task.options] == [1, 2] and graph.task.value == 1
     launches = [c.task for c in acl_lab.tracer().calls if c.name == "mdl.ri_execute_async"]
     assert graph.scene.replays == [(t["stream"], t["start_us"], t["end_us"]) for t in launches]
-    assert "#2 on" in graph.replays.value
+    assert f"2 on 0x{stream:x}" in graph.replays.value and "each" in graph.replays.value
     assert repr(graph) == f"CaptureGraph: model 0x{model:x}, 2 tasks (memcpy → memset), 2 replays"
     assert f"captured on stream 0x{stream:x}" in graph.picture.value
+
+
+def test_the_replay_line_fits_in_one_line_of_the_picture(acl, work):
+    """Chapter 06's eight replays: the line under the picture says how many, from when to
+    when and how long each, and fits the picture's width (it wrapped over 2-3 lines)."""
+    from acl_lab.widgets._svg import text_width
+    stream, dev, host = work
+    model = captured(acl, stream, dev, host)
+    for _ in range(8):
+        assert acl.mdl.ri_execute_async(model, stream) == 0
+    assert acl.mdl.ri_execute(model, -1) == 0
+    graph = CaptureGraph(model)
+    line = graph.scene.replay_text()
+    width = float(re.search(r'width="([\d.]+)"', graph.picture.value)[1])
+    assert "8 on" in line and "1 synchronous" in line
+    assert text_width(line, 13) <= width, (line, width)
 
 
 def test_picking_a_task_shows_its_fields_and_outlines_it(acl, work):

@@ -11,6 +11,7 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from acl_lab import constants as C
 from acl_lab.errors import explain
@@ -30,6 +31,14 @@ HOW_TO_INSTALL = N_("""How to get there:
   3. `npu-smi info` must list the NPU (in a container, pass the /dev/davinci* devices),
      then run `acl-lab doctor`.
 Without an NPU, keep using the simulator: unset ACL_LAB_BACKEND, or acl_lab.load(backend="sim").""")
+
+
+class Ascend(NamedTuple):
+    """The ascend backend a session keeps once loaded: the pyACL module it wraps, the
+    backend and its guard."""
+    module: object
+    backend: Backend
+    guard: object           # guard.Guard
 
 
 class BackendUnavailable(RuntimeError):
@@ -172,8 +181,8 @@ def _pools(guard) -> list[PoolRow]:
 def ascend_backend(session) -> Backend:
     """The ascend Backend ``session`` keeps (one per pyACL module, so every load() returns
     the same acl)."""
-    if session.ascend is not None and sys.modules.get("acl") is session.ascend[0]:
-        return session.ascend[1]
+    if session.ascend is not None and sys.modules.get("acl") is session.ascend.module:
+        return session.ascend.backend
     found = diagnose()
     if not found.ok:
         raise BackendUnavailable(found.explain())
@@ -191,5 +200,5 @@ def ascend_backend(session) -> Backend:
 
     backend = Backend(name="ascend", acl=guard.acl, timing=lambda: guard,
                       snapshot=lambda: snapshot(guard), reset=reset)
-    session.ascend = (found.module, backend, guard)
+    session.ascend = Ascend(found.module, backend, guard)
     return backend

@@ -26,9 +26,11 @@ import weakref
 import numpy as np
 
 from acl_lab import constants as C
-from acl_lab.support import threads
+from acl_lab.support import interrupts, threads
 from acl_lab.errors import AclLabError, Refusal, check_unsigned
-from acl_lab.spec.memory_rules import ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D, NPY_TYPES, KEEP_DROPPED, KEEP_DROPPED_BYTES, c_name, constant_spans, dropped_beyond_bound, kind_refusal, note_registration, root_array
+from acl_lab.spec.dtypes import NPY_TYPES
+from acl_lab.spec.memory_rules import host_readable
+from acl_lab.spec.memory_rules import ACCEPTED_KINDS, ALLOCATORS, D2D, D2H, DEFAULT, FREED_BY, H2D, KEEP_DROPPED, KEEP_DROPPED_BYTES, c_name, constant_spans, dropped_beyond_bound, kind_refusal, note_registration, root_array
 from acl_lab.spec.address_map import AddressMap, Block
 from acl_lab.spec.transfer_rules import check_aligned64, check_count, check_no_overlap, check_stream_can_write, check_writable
 from acl_lab.i18n import N_, _, join_list, join_sentences
@@ -92,16 +94,6 @@ def _ints(*values) -> tuple[int, ...] | None:
         return None
 
 
-def _failure_shape(name: str) -> tuple | None:
-    """What a refused call returns before its code: a zero per value pyACL returns ahead
-    of ``ret`` (prototypes.py); None for a call that returns a bare value (NULL: 0)."""
-    proto = PROTOTYPES.get(name)
-    if proto is None:
-        return ()
-    values = [v.strip() for v in proto.returns.split(",")]
-    return (0,) * (len(values) - 1) if values[-1] == "ret" else None
-
-
 def _code(result) -> int:
     """The return code in a pyACL result: ``ret`` or the last item of ``(value, ..., ret)``."""
     if isinstance(result, tuple) and result:
@@ -147,34 +139,41 @@ class Guard:
         return top
 
     def _wrap(self, name: str, real_fn, hook):
-        """Forward to ``real_fn``; with a hook, check first (guard on) and record after."""
+        """Forward to ``real_fn``; with a hook, check first (guard on) and record after. A
+        refused call gives what pyACL gives when it fails (spec/prototypes: ``(NULL, code)``
+        for a malloc, NULL for aclCreateTensor; util reads raise), and the whole call is a
+        critical section (Ctrl-C comes once the guard's books are written)."""
         check, after = hook or (None, None)
+        proto = PROTOTYPES.get(name)
+        failed = proto.failed if proto else lambda code, message: code
         raises = name.startswith("util.")
-        fail = _failure_shape(name)    # a refused malloc is (NULL, code), aclCreateTensor NULL
 
         @functools.wraps(real_fn)
         def call(*args, **kwargs):
-            if check is not None and self.enabled:
-                try:
+            __tracebackhide__ = True      # noqa: F841 - read by IPython and pytest
+            try:
+                if check is not None and self.enabled:
+                    try:
+                        with self.lock:
+                            check(*args, **kwargs)
+                    except TypeError:
+                        pass        # wrong arguments: pyACL raises its own TypeError below
+                    except Refusal as r:
+                        self._local.refusal = join_sentences([r.message, _(_STOPPED)])
+                        if raises:
+                            raise AclLabError(r.code, self._local.refusal) from None
+                        return failed(r.code, self._local.refusal)
+                result = real_fn(*args, **kwargs)
+                if not raises and _code(result) != 0:
+                    self._local.refusal = None      # the runtime's own message is the latest
+                if after is not None:
                     with self.lock:
-                        check(*args, **kwargs)
-                except TypeError:
-                    pass        # wrong arguments: pyACL raises its own TypeError below
-                except Refusal as r:
-                    self._local.refusal = join_sentences([r.message, _(_STOPPED)])
-                    if raises:
-                        raise AclLabError(r.code, self._local.refusal) from None
-                    if fail is None:
-                        return 0
-                    return (*fail, r.code) if fail else r.code
-            result = real_fn(*args, **kwargs)
-            if not raises and _code(result) != 0:
-                self._local.refusal = None      # the runtime's own message is the latest now
-            if after is not None:
-                with self.lock:
-                    after(result, *args, **kwargs)
-            return result
-        return call
+                        after(result, *args, **kwargs)
+                return result
+            finally:
+                if interrupts.state.noted:
+                    interrupts.returning()
+        return interrupts.register(call)
 
     def get_recent_err_msg(self) -> str:
         """The guard's explanation when it refused the last call, else the runtime's own;
@@ -535,21 +534,8 @@ class Guard:
 
     def _check_host_readable(self, ptr, nbytes: int, call: str) -> None:
         """The host CPU is about to dereference ``ptr``: only memory it can read, in bounds."""
-        if _ints(ptr) is None:
-            return
-        try:
-            e = self.registry.resolve(ptr, nbytes, "ptr", call)
-        except Refusal as r:
-            raise Refusal(r.code, join_sentences([r.message, _(
-                "On real hardware this call would read invalid memory and crash the Python "
-                "process.")])) from None
-        if e.location == "device" and self.run_mode() == C.ACL_HOST:
-            raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                          _("{call}: {ptr} is device memory ({block}). The host CPU cannot "
-                            "read it: real pyACL would crash the process (segmentation fault). "
-                            "Copy it to host memory first with acl.rt.memcpy(..., "
-                            "ACL_MEMCPY_DEVICE_TO_HOST).").format(
-                              call=call, ptr=f"0x{ptr:x}", block=e.describe()))
+        if _ints(ptr) is not None:
+            host_readable(self.registry, ptr, nbytes, call, self.run_mode())
 
     # ----- acl_lab.reset() on hardware ----------------------------------------------------
     def release_all(self) -> None:

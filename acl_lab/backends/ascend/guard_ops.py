@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from acl_lab import constants as C
 from acl_lab.errors import Refusal
 from acl_lab.i18n import _
-from acl_lab.backends.ascend.native.bindings import SCALAR_TYPES
+from acl_lab.spec import aclnn_rules, dtypes, handles
 from acl_lab.spec.snapshot_schema import ModelRow
 
 #: phase two of each aclnn operator -> its phase one, and the positions of its tensors and
@@ -34,11 +34,9 @@ class TensorRecord:
 
 
 def _span(shape, strides, offset, data_type) -> int | None:
-    np_type = SCALAR_TYPES.get(data_type)
-    if np_type is None or any(n == 0 for n in shape):
-        return None if np_type is None else 0
-    last = offset + sum((n - 1) * s for n, s in zip(shape, strides))
-    return (last + 1) * np_type().itemsize
+    np_type = dtypes.NUMPY.get(data_type)
+    return None if np_type is None else aclnn_rules.span(shape, strides, offset,
+                                                          np_type().itemsize)
 
 
 def both(*checks):
@@ -180,12 +178,7 @@ class OpWatch:
         if None in (dims, steps, store) or not isinstance(offset, int) \
                 or not isinstance(dev_ptr, int) or not isinstance(data_type, int):
             return                                      # TypeError from the binding
-        if len(steps) != len(dims) or min(dims + steps + store + [offset], default=0) < 0:
-            raise Refusal(C.ACL_ERROR_INVALID_PARAM,
-                          _("{call}: shape {shape} needs one stride per dimension (got "
-                            "{strides}); dimensions, strides and offset must not be negative. "
-                            "aclCreateTensor would read past the arrays.").format(
-                              call=call, shape=dims, strides=steps))
+        aclnn_rules.check_tensor(call, tuple(dims), tuple(steps), offset, tuple(store))
         span = _span(dims, steps, offset, data_type)
         if dev_ptr and span:
             block = self.guard.registry.resolve(dev_ptr, span, "tensorData", call)
@@ -223,20 +216,18 @@ class OpWatch:
 
     # ----- phase one: workspace size and executor ----------------------------------------
     def _tensor_alive(self, handle: int, name: str, call: str) -> None:
-        t = self.tensors.get(handle)
-        if t is None:
-            raise Refusal(C.ACLNN_ERR_PARAM_NULLPTR,
-                          _("{call}: {name} {handle} is not a tensor from aclCreateTensor "
-                            "(or it was destroyed).").format(call=call, name=name,
-                                                             handle=f"0x{handle:x}"))
+        t = handles.live(self.tensors, handle, call, _(
+            "{call}: {name} {handle} is not a tensor from aclCreateTensor (or it was "
+            "destroyed)."), dead_code=C.ACLNN_ERR_PARAM_NULLPTR,
+            null_code=C.ACLNN_ERR_PARAM_NULLPTR, name=name)
         if t.ptr and t.span:
-            try:
-                self.guard.registry.resolve(t.ptr, t.span, name, call)
-            except Refusal as r:
-                raise Refusal(C.ACLNN_ERR_PARAM_INVALID, _(
-                    "{call}: tensor {name} ({handle}) is over memory that is no longer "
-                    "valid: {why} The device would read or write it anyway.").format(
-                        call=call, name=name, handle=f"0x{handle:x}", why=r.message)) from None
+            self.guard.registry.resolve(t.ptr, t.span, name, call,
+                                        code=C.ACLNN_ERR_PARAM_INVALID, explain=lambda why: _(
+                                            "{call}: tensor {name} ({handle}) is over memory "
+                                            "that is no longer valid: {why} The device would "
+                                            "read or write it anyway.").format(
+                                                call=call, name=name, handle=f"0x{handle:x}",
+                                                why=why))
 
     def _check_prepare(self, op: str, tensors, scalars):
         call = f"aclnn{op.title().replace('_', '')}GetWorkspaceSize"
@@ -270,13 +261,7 @@ class OpWatch:
                 return
             stream_ok(workspace, workspace_size, executor, stream)
             known = self.executors.get(executor)
-            if known is None or known[0] != op:
-                raise Refusal(C.ACLNN_ERR_PARAM_NULLPTR,
-                              _("{call}: executor {executor} is not a live executor of "
-                                "{phase1}. An executor runs once: call {phase1} again for every "
-                                "launch (or capture the launch and replay the model).").format(
-                                  call=call, executor=f"0x{executor:x}",
-                                  phase1=f"{call}GetWorkspaceSize"))
+            aclnn_rules.check_executor(call, executor, known is not None and known[0] == op)
             for handle in known[1]:
                 self._tensor_alive(handle, _("tensor"), call)
             if workspace and workspace_size:

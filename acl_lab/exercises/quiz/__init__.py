@@ -22,6 +22,8 @@ from __future__ import annotations
 from acl_lab.i18n import _
 from acl_lab.exercises.quiz.bank import BANK, Question
 from acl_lab.exercises.quiz.store import current_store
+from acl_lab.exercises.registry import LEVELS, available, level, title
+from acl_lab.exercises.solutions import solutions_allowed
 
 CHAPTERS = tuple(f"{n:02d}" for n in range(10))    # the chapters progress() lists
 
@@ -37,7 +39,6 @@ def bank(chapter) -> list[Question]:
 
 
 def answers_allowed() -> bool:
-    from acl_lab.exercises import solutions_allowed
     return solutions_allowed()
 
 
@@ -82,14 +83,36 @@ def passed(chapter=None) -> list[str]:
     return sorted(ids)
 
 
+def exercise_rows(chapter) -> list[tuple[str, list[tuple[str, str, bool]]]]:
+    """The chapter's exercises as (level, [(id, title, passed)]), easy first; levels
+    without exercises left out."""
+    chapter = chapter_id(chapter)
+    done = set(passed(chapter))
+    ids = available(chapter)
+    return [(lv, [(i, title(i), i in done) for i in ids if level(i) == lv])
+            for lv in LEVELS if any(level(i) == lv for i in ids)]
+
+
 def self_test(chapter):
     """The chapter's self-test: its questions with instant feedback, then its exercises by
-    level (easy, medium, hard), passed or not."""
+    level (easy, medium, hard), passed or not. The view gets the data and a judge; it knows
+    nothing of exercises."""
     from acl_lab.widgets.self_test import SelfTest
-    return SelfTest(chapter_id(chapter))
+    chapter = chapter_id(chapter)
+    questions_ = bank(chapter)
+    right = {q.id for q in questions_} & set(passed(chapter))
+    return SelfTest(chapter, questions_, right, rows=lambda: exercise_rows(chapter),
+                    judge=judge)
 
 
 def progress():
     """What the learner has passed, per chapter 00–09, as of now (a picture and a text)."""
-    from acl_lab.widgets.progress import Progress
-    return Progress()
+    from acl_lab.widgets.progress import ChapterProgress, Progress
+    done = set(passed())
+    rows = []
+    for chapter in CHAPTERS:
+        ids = tuple(available(chapter))
+        asked = bank(chapter)
+        rows.append(ChapterProgress(chapter, ids, tuple(i for i in ids if i in done),
+                                    len(asked), tuple(q.id for q in asked if q.id in done)))
+    return Progress(rows)

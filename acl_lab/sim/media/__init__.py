@@ -2,8 +2,8 @@
 pyACL's ``acl.media``.
 
 The room works on simulated DVPP memory and streams, so it imports ``acl_lab.sim`` (and
-follows its rules: never pool, widgets or backends); ``acl_lab/sim/api.py`` exposes its
-calls (``calls.py``) under ``acl.media``. One file per concern:
+follows its rules: never pool, widgets or backends); ``acl_lab/sim/facade/media.py`` is
+``acl.media``, the pyACL-shaped calls over this room. One file per concern:
 
     formats.py      pixel formats: sizes, which engine takes which, stride formulas
     descriptors.py  picture / stream / channel descriptions and configs, by handle
@@ -14,6 +14,4 @@ calls (``calls.py``) under ``acl.media``. One file per concern:
     dvpp.py         JPEGD / JPEGE / VPC: host checks, queued tasks, predicted sizes
     video.py        VDEC / VENC through the channel's callback thread (PyAV, optional)
     timing.py       modeled time of each engine, from published frame rates
-    calls.py        the pyACL-shaped calls: descriptions, configs, JPEG, VPC
-    video_calls.py  the pyACL-shaped calls of VDEC and VENC
 """

@@ -185,11 +185,12 @@ def _created(call: str, ch: ChannelDesc, engine: str) -> None:
                                    "{engine}.").format(mode=ch.mode, engine=engine.upper()))
 
 
-def _again(call: str, host_checks) -> None:
-    """The host's checks once more when the task runs: the descriptors it reads then may
-    have been changed since the call (a refusal now is the engine's)."""
+def _on_device(call: str, check):
+    """``check()``'s result, as the engine sees it when the task runs: a refusal there is the
+    engine's failure (TaskFailed: the stream reports it), not the call's. The host's checks
+    run once more this way, since the descriptors they read may have changed since the call."""
     try:
-        host_checks()
+        return check()
     except TaskFailed:
         raise
     except SimError as e:
@@ -218,7 +219,7 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
     host_checks()
 
     def run() -> None:
-        _again(c, host_checks)
+        _on_device(c, host_checks)
         _created(c, ch, "jpegd")
         a_in, off = rules.dvpp_memory(rt, data, size, c, _("the JPEG data"))
         rt.memory.ram.need(2 * size, c)
@@ -273,7 +274,7 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
     host_checks()
 
     def run() -> None:
-        _again(call, host_checks)
+        _on_device(call, host_checks)
         _created(call, ch, "vpc")
         in_bytes = rules.vpc_picture(call, inp, _("the input picture"))
         out_bytes = rules.vpc_picture(call, out, _("the output picture"))
@@ -317,13 +318,10 @@ def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config
     host_checks()
 
     def run() -> None:
-        _again(c, host_checks)
+        _on_device(c, host_checks)
         _created(c, ch, "jpege")
-        try:
-            in_bytes = rules.jpege_picture(c, inp)
-            slot = rt.memory.map.resolve(size_ptr, 4, "size", c)
-        except SimError as e:
-            raise rules.failed(c, e.message) from None
+        in_bytes, slot = _on_device(c, lambda: (rules.jpege_picture(c, inp),
+                                                rt.memory.map.resolve(size_ptr, 4, "size", c)))
         a_in, i_off = rules.dvpp_memory(rt, inp.data, in_bytes, c, _("the input picture"))
         rt.memory.ram.need(in_bytes + pixels.scratch_bytes(inp.width, inp.height), c)
         frame = pixels.read(_read(rt, c, a_in, i_off, in_bytes), inp.format, inp.width,

@@ -21,9 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from acl_lab import constants as C
+from acl_lab.spec import dtypes
 from acl_lab.spec.dtypes import NUMPY, name as dtype_name
 from acl_lab.i18n import _
 from acl_lab.sim.simerror import SimError
+from acl_lab.spec import handles
 from acl_lab.sim.streams import Task
 from acl_lab.om.op_kernels import KERNELS
 from acl_lab.om.op_model import OpModel, TensorSpec, parse_model
@@ -104,25 +106,19 @@ class SingleOps:
         return d.handle
 
     def desc(self, handle: int, call: str) -> Desc:
-        d = self.descs.get(handle)
-        if d is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM, (
-                _("{call}: the tensor description is NULL. Pass the handle "
-                  "acl.create_tensor_desc returned.") if handle == 0 else
-                _("{call}: {handle} is not a live aclTensorDesc (destroyed, or never created); "
-                  "on real hardware this reads freed memory. Pass the handle "
-                  "acl.create_tensor_desc returned.")).format(call=call,
-                                                              handle=f"0x{handle:x}"))
-        return d
+        return handles.live(self.descs, handle, call, _(
+            "{call}: {handle} is not a live aclTensorDesc (destroyed, or never created); on "
+            "real hardware this reads freed memory. Pass the handle acl.create_tensor_desc "
+            "returned."), _("{call}: the tensor description is NULL. Pass the handle "
+                            "acl.create_tensor_desc returned."))
 
     def destroy_desc(self, handle: int) -> None:
         self.desc(handle, "aclDestroyTensorDesc")
         del self.descs[handle]
 
     def size(self, handle: int, call: str) -> int:
-        from acl_lab.sim.api import data_type_size
         d = self.desc(handle, call)
-        return d.element_count() * data_type_size(d.dtype)
+        return d.element_count() * dtypes.size(d.dtype)
 
     def dim(self, handle: int, index: int, call: str) -> int:
         d = self.desc(handle, call)
@@ -155,13 +151,9 @@ class SingleOps:
         return a.handle
 
     def attr(self, handle: int, call: str) -> Attr:
-        a = self.attrs.get(handle)
-        if a is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {handle} is not a live aclopAttr (destroyed, or never "
-                             "created). Pass the handle acl.op.create_attr returned.").format(
-                               call=call, handle=f"0x{handle:x}"))
-        return a
+        return handles.live(self.attrs, handle, call, _(
+            "{call}: {handle} is not a live aclopAttr (destroyed, or never created). Pass the "
+            "handle acl.op.create_attr returned."))
 
     def destroy_attr(self, handle: int) -> None:
         self.attr(handle, "aclopDestroyAttr")
@@ -226,11 +218,10 @@ class SingleOps:
     # ----- execution ---------------------------------------------------------------------
     def _place(self, desc: Desc, buffer: int, what: str, call: str):
         """The device bytes a data buffer gives a tensor (None for a constant input)."""
-        from acl_lab.sim.api import data_type_size
         if desc.const is not None:
             return None
         b = self.rt.models.buffer(buffer, call)
-        need = desc.element_count() * data_type_size(desc.dtype)
+        need = desc.element_count() * dtypes.size(desc.dtype)
         if b.size < need:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
                            _("{call}: {what} holds {size} bytes, but its description ({desc}) "
@@ -245,6 +236,16 @@ class SingleOps:
                              "write device memory (acl.rt.malloc).").format(
                                call=call, what=what, block=a.describe()))
         return a, b.addr - a.ptr, need
+
+    def cast(self, src: int, src_buffer: int, dst: int, dst_buffer: int, truncate: bool,
+             stream: int, call: str) -> None:
+        """aclopCast: the Cast operator with the attributes cast_op.cpp builds."""
+        dst_type = self.desc(dst, call).dtype
+        src_desc = self.desc(src, call)
+        attrs = {"truncate": ("bool", truncate), "dst_type": ("int", dst_type)}
+        model = self.match("Cast", [src_desc], [self.desc(dst, call)], attrs, call)
+        self.launch(model, [src_desc], (src_buffer,), [self.desc(dst, call)], (dst_buffer,),
+                    stream, call)
 
     def launch(self, model: OpModel, in_descs, in_bufs, out_descs, out_bufs,
                stream_handle: int, call: str) -> None:
@@ -325,13 +326,9 @@ class SingleOps:
         return h.handle
 
     def handle(self, handle: int, call: str) -> Handle:
-        h = self.handles.get(handle)
-        if h is None:
-            raise SimError(C.ACL_ERROR_INVALID_PARAM,
-                           _("{call}: {handle} is not a live aclopHandle (destroyed, or never "
-                             "created). Use the handle acl.op.create_handle returned.").format(
-                               call=call, handle=f"0x{handle:x}"))
-        return h
+        return handles.live(self.handles, handle, call, _(
+            "{call}: {handle} is not a live aclopHandle (destroyed, or never created). Use the "
+            "handle acl.op.create_handle returned."))
 
     def destroy_handle(self, handle: int) -> None:
         self.handle(handle, "aclopDestroyHandle")

@@ -17,6 +17,8 @@ import os
 
 import numpy as np
 
+from acl_lab.spec import dtypes
+
 from acl_lab.spec.prototypes import PROTOTYPES, summary
 from acl_lab.backends.ascend.native import cdecl
 from acl_lab.backends.ascend.native.libraries import Libraries, NativeUnavailable
@@ -24,9 +26,6 @@ from acl_lab.backends.ascend.native.libraries import Libraries, NativeUnavailabl
 _U64 = 1 << 64
 #: aclDataType -> the C type aclCreateScalar reads behind ``void *value`` (acl_base_rt.h
 #: aclDataType; ACL_FLOAT16 and ACL_BF16 are 16-bit patterns)
-SCALAR_TYPES = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8,
-                6: np.int16, 7: np.uint16, 8: np.uint32, 9: np.int64, 10: np.uint64,
-                11: np.float64, 12: np.bool_}
 #: calls bound by hand below (the rest are read from their declaration)
 SPECIAL = ("nn.create_tensor", "nn.create_scalar")
 
@@ -186,7 +185,7 @@ class Native:
         c = "aclCreateScalar"
         if not isinstance(value, (int, float, np.number, bool)):
             raise TypeError(f"{c}: value must be a number, not {type(value).__name__}")
-        np_type = SCALAR_TYPES.get(to_c(c, "dataType", ctypes.c_int, data_type))
+        np_type = dtypes.NUMPY.get(to_c(c, "dataType", ctypes.c_int, data_type))
         if np_type is None:
             return 0
         with np.errstate(all="ignore"):

@@ -3,9 +3,12 @@
 the pyACL reference's "Python函数" lines. The setter and getter families follow the
 header's one pattern (``aclError acldvppSetPicDescWidth(acldvppPicDesc *picDesc, uint32_t
 width)``, ``uint32_t acldvppGetPicDescWidth(const acldvppPicDesc *picDesc)``), so they are
-written out from their fields here; sim/prototypes.py takes the table in.
+written out from their fields here.
 """
 from __future__ import annotations
+
+from acl_lab import constants as C
+from acl_lab.spec.prototypes.row import Prototype as P
 
 
 def _camel(name: str) -> str:
@@ -33,7 +36,11 @@ def _family(py: str, c: str, ctype: str, param: str, fields, getters=True) -> di
 
 
 _U32 = "uint32_t"
-TABLE: dict[str, tuple[str, str]] = {
+TABLE: dict[str, tuple] = {   # name: (C declaration, returns[, fails])
+    # ----- acl/ops/acl_dvpp.h (Ascend/graphengine inc/external/acl/ops/acl_dvpp.h) -----
+    "media.dvpp_malloc": ("aclError acldvppMalloc(void **devPtr, size_t size)", "dev_ptr, ret"),
+    "media.dvpp_free": ("aclError acldvppFree(void *devPtr)", "ret"),
+
     "media.dvpp_create_channel_desc": ("acldvppChannelDesc *acldvppCreateChannelDesc()",
                                        "channel_desc"),
     "media.dvpp_destroy_channel_desc": ("aclError acldvppDestroyChannelDesc("
@@ -89,7 +96,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "media.dvpp_jpeg_get_image_info_v2": ("aclError acldvppJpegGetImageInfoV2(const void *data, "
                                           "uint32_t size, uint32_t *width, uint32_t *height, "
                                           "int32_t *components, acldvppJpegFormat *format)",
-                                          "width, height, components, format, ret"),
+                                          "width, height, components, format, ret",
+                                          (0, 0, 0, C.ACL_JPEG_CSS_UNKNOWN)),
     "media.dvpp_jpeg_predict_dec_size": ("aclError acldvppJpegPredictDecSize(const void *data, "
                                          "uint32_t dataSize, acldvppPixelFormat "
                                          "outputPixelFormat, uint32_t *decSize)",
@@ -180,3 +188,5 @@ TABLE: dict[str, tuple[str, str]] = {
                               "acldvppPicDesc *input, void *reserve, aclvencFrameConfig "
                               "*config, void *userdata)", "ret"),
 }
+
+ROWS = {name: P(*row) for name, row in TABLE.items()}
