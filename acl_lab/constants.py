@@ -74,8 +74,6 @@ ACL_MEM_MALLOC_HUGE1G_ONLY = 6
 ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7
 ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100
 ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000
-#: every bit an aclrtMemMallocPolicy value may use: the base policy and the two bandwidth flags
-MALLOC_POLICY_BITS = 0xFF | ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH   # 0x11FF
 ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
 
 # --- aclrtMemAttr (acl_rt.h); argument of aclrtGetMemInfo ---

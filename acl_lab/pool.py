@@ -44,6 +44,7 @@ from acl_lab.support.freelist import FreeList
 from acl_lab.support.interrupts import critical
 from acl_lab.i18n import _, pgettext
 from acl_lab.spec.memory_rules import ALLOCATORS as RULES_OF
+from acl_lab.spec.codes import acl_lab_check
 
 #: Start alignment of a segment, per rule.
 RULES = {"runtime": RUNTIME_ALIGN, "dvpp": DVPP_ALIGN}
@@ -348,12 +349,12 @@ class MemoryPool:
                    "payload were overwritten").format(segment=seg.label, changed=changed,
                                                       guards=seg.size - seg.length)
                  for seg, changed in found]
-        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, _(
+        raise AclLabError(C.ACL_ERROR_RT_PARAM_INVALID, acl_lab_check(_(
             "{call}: {count} segment(s) wrote past their end — {segments}. Keep every write "
             "within the length you asked for (the padding belongs to the pool; past it lies "
             "the next segment). The segments stay allocated; free(ptr, check=False) releases "
             "one anyway.").format(call=call, count=len(found),
-                                  segments=pgettext("clauses", "; ").join(lines)))
+                                  segments=pgettext("clauses", "; ").join(lines))))
 
     # ----- views -------------------------------------------------------------------------
     def stats(self) -> PoolStats:

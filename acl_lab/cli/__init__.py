@@ -146,6 +146,7 @@ def doctor(out=None) -> int:
 
     if found.ok:
         lines += _chapters_on_this_cann(found.module)
+    lines += _socs(PROFILES)
     lines += _pyacl_coverage()
 
     backend = (os.environ.get("ACL_LAB_BACKEND") or "sim").lower()
@@ -176,6 +177,16 @@ def doctor(out=None) -> int:
     if backend == "ascend" and not found.ok:
         print(_(HOW_TO_INSTALL).format(set_env=SET_ENV), file=out)
     return 0 if usable else 1
+
+
+def _socs(profiles) -> list[str]:
+    """Which product line each profile simulates, and the SoC table its rules come from."""
+    from acl_lab.spec.socs import CHECKED_AGAINST, table
+    lines = [_("SoCs (acl_lab/spec/socs.py; rules checked against {checked})").format(
+        checked=CHECKED_AGAINST)]
+    lines += [_row(name, f"{p.soc_name}: {p.soc.product} ({p.soc.key})")
+              for name, p in profiles.items()]
+    return lines + ["  " + line for line in table()]
 
 
 def _pyacl_coverage() -> list[str]:

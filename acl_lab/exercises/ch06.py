@@ -27,8 +27,10 @@ CAPTURE_QUIZ = (
                        "is simply recorded")),
     (C.ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
      N_("the default stream cannot be used during capture")),
-    (C.ACL_ERROR_RT_STREAM_CAPTURED, N_("an async copy with pageable memory would need a stream "
-                                        "synchronize, which a capturing stream refuses")),
+    (C.ACL_ERROR_RT_PARAM_INVALID, N_("the runtime runs an async copy with pageable memory as "
+                                      "'synchronize, then copy', which no capture can record: "
+                                      "on the capturing stream it is an invalid parameter "
+                                      "(ApiErrorDecorator::MemcpyAsync)")),
     (C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, N_("an aclrtCreateEvent event cannot be recorded into a "
                                             "capture (it is refused; the capture stays "
                                             "ACTIVE)")),

@@ -19,6 +19,8 @@ from acl_lab import constants as C
 
 from acl_lab.errors import explain
 from acl_lab.i18n import _
+from acl_lab.spec.callback_rules import forbidden_in_callback
+from acl_lab.spec.prototypes import PROTOTYPES
 from acl_lab.trace import untraced
 from acl_lab.exercises import NotYet, calls_since_start, exercise, learner_name, released_by
 
@@ -223,26 +225,27 @@ def _by_callback(acl):
 
 
 @exercise("08.3", "Results by callback",
-          "Queue, per image, its copy into in_dev, the execution and a blocking callback on "
-          "stream, in that order; the callback (run by the worker thread subscribed to "
-          "stream) reads the output and appends the recognised digit to answers. Wait for "
-          "the stream before checking.",
+          "Queue, per image, its copy into in_dev, the execution, the copy of the output "
+          "into out_host and a blocking callback on stream, in that order; the callback (run "
+          "by the worker thread subscribed to stream) only reads out_host and appends the "
+          "recognised digit to answers. Wait for the stream before checking.",
           level="hard",
-          more=("Name the callback collect(user_data): it copies out_dev into out_host "
-                "(a synchronous copy is fine on the worker) and appends the index of "
-                "the highest of the 10 scores to answers. Per digit, three calls on "
-                "stream: acl.rt.memcpy_async from pinned[digit] into in_dev, "
-                "acl.mdl.execute_async, acl.rt.launch_callback with "
-                "ACL_CALLBACK_BLOCK; then synchronize stream.",),
+          more=("Name the callback collect(user_data): it reads the 10 scores from out_host "
+                "and appends the index of the highest to answers; it makes no ACL call that "
+                "allocates, frees, synchronizes or submits a task (aclrtLaunchCallback's "
+                "constraints). Per digit, four calls on stream: acl.rt.memcpy_async from "
+                "pinned[digit] into in_dev, acl.mdl.execute_async, acl.rt.memcpy_async from "
+                "out_dev into out_host, acl.rt.launch_callback with ACL_CALLBACK_BLOCK; then "
+                "synchronize stream.",),
           setup=_by_callback,
           solution="""
           def collect(user_data):                   # runs on the worker thread, in stream order
-              acl_lab.check(acl.rt.memcpy(out_host, out_size, out_dev, out_size, ACL_MEMCPY_DEVICE_TO_HOST))
               answers.append(int(acl.util.ptr_to_numpy(out_host, (10,), NPY_FLOAT32).argmax()))
 
           for digit in digits:
               acl_lab.check(acl.rt.memcpy_async(in_dev, in_size, pinned[digit], in_size, ACL_MEMCPY_HOST_TO_DEVICE, stream))
               acl_lab.check(acl.mdl.execute_async(digits_id, in_ds, out_ds, stream))
+              acl_lab.check(acl.rt.memcpy_async(out_host, out_size, out_dev, out_size, ACL_MEMCPY_DEVICE_TO_HOST, stream))
               acl_lab.check(acl.rt.launch_callback(collect, [digit], ACL_CALLBACK_BLOCK, stream))
           acl_lab.check(acl.rt.synchronize_stream(stream))   # every callback has run after this
           """)
@@ -259,6 +262,15 @@ def by_callback(acl, answers: Collection, digits: Collection):
         raise NotYet(_("the executions and callbacks are queued but have not run: nothing "
                        "waited for the stream. Call acl.rt.synchronize_stream(stream) before "
                        "the check."))
+    inside = sorted({c.name for c in calls if c.thread != "main" and c.name in PROTOTYPES
+                     and forbidden_in_callback(PROTOTYPES[c.name].c_name or "")})
+    if inside:
+        raise NotYet(_("the callback called {calls}: a callback must not allocate, free, "
+                       "synchronize or submit tasks (aclrtLaunchCallback's constraints; on "
+                       "hardware it may fail or deadlock). Queue the copy of the output with "
+                       "acl.rt.memcpy_async before acl.rt.launch_callback, and let the "
+                       "callback only read out_host.").format(
+                           calls=", ".join(inside)))
     if list(answers) == list(digits):
         return _("the callbacks read {answers}, in stream order.").format(answers=list(answers))
     sync_copies = sum(c.name == "rt.memcpy" and c.args[-1:] == (C.ACL_MEMCPY_HOST_TO_DEVICE,)

@@ -46,15 +46,15 @@ Examples (written by tools/call_map.py; every call: docs/call-map.md):
     acl.rt.set_device → aclrtSetDevice → Rt.set_device
         → Process.set_device (rules 14)
     acl.rt.malloc → aclrtMalloc → Rt.malloc
-        → Process.malloc (rules 2 3 4 10)
+        → Process.malloc (rules 2 3 4 10 25)
     acl.rt.free → aclrtFree → Rt.free
         → Process.free (rules 2 23)
     acl.rt.memcpy_async → aclrtMemcpyAsync → Rt.memcpy_async
-        → transfer.memcpy (rules 6 11 15 21 22)
+        → transfer.memcpy (rules 6 11 15 21 22 28)
     acl.rt.synchronize_stream → aclrtSynchronizeStream → Rt.synchronize_stream
-        → Process.synchronize_stream (rules 15 18)
+        → Process.synchronize_stream (rules 15 18 27)
     acl.mdl.ri_capture_begin → aclmdlRICaptureBegin → Mdl.ri_capture_begin
-        → CaptureManager.begin (rules 17 22 24)
+        → CaptureManager.begin (rules 17 22 24 25)
     acl.util.ptr_to_numpy → (pyACL only) → Util.ptr_to_numpy
         → HostRam.need
 """

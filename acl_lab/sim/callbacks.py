@@ -26,6 +26,7 @@ from acl_lab import constants as C
 from acl_lab.support import interrupts
 from acl_lab.support import threads
 from acl_lab.i18n import _
+from acl_lab.spec.callback_rules import callback_misuse, forbidden_in_callback
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.streams import Stream, Task
 
@@ -58,12 +59,20 @@ class Report:
         issued = self.task is not None and self.task.end_us > 0    # not one a capture recorded
         clock = (self.sched.callback_clock(self.task.start_us) if issued and self.sched
                  else nullcontext())
+        me = threads.get_ident()
+        _RUNNING.add(me)
         try:
             with clock:         # its calls happen when the stream reached it, in modeled time
                 self.fn(self.user_data)
         except Exception:       # a failing callback must not take the thread down
             print("[acl_lab] " + _("a callback raised:") + "\n" + traceback.format_exc(),
                   file=sys.stderr)
+        finally:
+            _RUNNING.discard(me)
+
+
+#: threads running a callback now (Callbacks.notice says what they must not call)
+_RUNNING: set[int] = set()
 
 
 @dataclass(eq=False)
@@ -92,6 +101,12 @@ class Callbacks:
         self.by_thread.clear()
         self.by_stream.clear()
         self.cond.notify_all()
+
+    def notice(self, call: str) -> None:
+        """``call`` (a C name) is about to run: inside a callback, report what the docs
+        forbid there (spec/callback_rules.py); the runtime does not check, so it still runs."""
+        if _RUNNING and threads.get_ident() in _RUNNING and forbidden_in_callback(call):
+            self.rt.report(callback_misuse(call))
 
     def waiting(self) -> int:
         """Callbacks handed to threads and not yet taken by process_report."""

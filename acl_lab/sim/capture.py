@@ -3,9 +3,12 @@
 Rules and codes follow hicann/runtime (src/acl/aclrt_impl/model_ri.cpp and the aclgraph
 runtime): a call that is illegal during capture returns its code but does not invalidate
 the capture (an event the capture cannot record, too: ApiImpl::EventRecord and
-ApiImpl::StreamWaitEvent refuse it before any capture handling); only a failure while
-recording a capturable event invalidates it (TerminateCapture), and then capture end
-returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the model.
+ApiImpl::StreamWaitEvent refuse it before any capture handling; a synchronize returns 107027
+/ 107030 and the capture stays ACTIVE, though the seed and the runtime FAQ say sync calls
+fail the capture). The runtime terminates a capture (TerminateCapture) when recording,
+waiting on or resetting a captured event fails, and when it cannot allocate a task for the
+capture; then capture end returns ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED and destroys the
+model. Here: a captured event that would link two captures (107032) invalidates both.
 
 Cross-stream capture (hicann/runtime docs/zh/dev_guide/04-02_cross_stream_capture.md): an event
 from aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) recorded on a capturing stream is captured;
@@ -22,8 +25,9 @@ from dataclasses import dataclass, field
 from acl_lab import constants as C
 from acl_lab.support import threads
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.snapshot_schema import ModelRow, TaskRow
-from acl_lab.sim.profiles import captures
+from acl_lab.spec.socs import captures
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
 from acl_lab.sim.streams import Stream, Task
@@ -116,12 +120,13 @@ class CaptureManager:
     def begin(self, stream: Stream, mode: int) -> None:
         call = "aclmdlRICaptureBegin"
         soc = self.rt.profile.soc_name
-        if not captures(soc):
+        if not captures(soc):   # rtStreamBeginCapture: RT_FEATURE_MODEL_ACL_GRAPH (spec/socs.py)
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _(
-                "{call}: {soc} cannot capture a stream into a model (ACL Graph): the CANN API "
-                "reference lists aclmdlRI* as not supported on Atlas 200I/500 A2 (Ascend 310B). "
-                "Issue the work directly on the stream, or use a profile that captures "
-                "(acl_lab.reset(\"910b\")).").format(call=call, soc=soc))
+                "{call}: {soc} ({product}) cannot capture a stream into a model (ACL Graph): "
+                "its runtime lacks the feature (the SoC table, acl_lab.spec.socs). Issue the "
+                "work directly on the stream, or use a profile that captures "
+                "(acl_lab.reset(\"910b\")).").format(call=call, soc=soc,
+                                                     product=self.rt.profile.soc.product))
         if mode not in C.CAPTURE_MODE_NAMES:
             raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, _not_a_mode(call, mode))
         if stream.capture is not None:
@@ -368,6 +373,17 @@ class CaptureManager:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _not_capturable(s, e, call))
         if not (e.flags or 0) & _WAITABLE:
             return True             # the runtime warns and returns success, recording nothing
+        other = self.event_capture(e)
+        if other is not None and other is not cap:      # CaptureEventRecord: cross-model
+            self.invalidate((cap, other),
+                            _("{call} linked it to another capture").format(call=call),
+                            C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
+                            _("{call}: stream {stream} is in the capture begun on stream "
+                              "{origin}, but event {event} belongs to the capture of stream "
+                              "{other}; one event cannot link two captures.").format(
+                                call=call, stream=f"0x{s.handle:x}",
+                                origin=f"0x{cap.stream.handle:x}", event=f"0x{e.handle:x}",
+                                other=f"0x{other.stream.handle:x}"))
         if cap.status == ACTIVE:
             e.capture = cap
         self.record(s, Task("record", 0.0, detail={"event": e.handle}))
@@ -387,7 +403,7 @@ class CaptureManager:
                                    call=call, event=f"0x{e.handle:x}",
                                    origin=f"0x{cap.stream.handle:x}"))
             if s.capture is not None and s.capture is not cap:
-                self.invalidate(s.capture,
+                self.invalidate((s.capture, cap),
                                 _("{call} linked it to another capture").format(call=call),
                                 C.ACL_ERROR_STREAM_CAPTURE_CONFLICT,
                                 _("{call}: stream {stream} is in the capture begun on stream "
@@ -417,11 +433,16 @@ class CaptureManager:
                                origin=f"0x{s.capture.stream.handle:x}"))
         return False
 
-    def invalidate(self, cap: Capture, why: str, code: int, message: str) -> None:
-        """A failure while recording: the capture is invalidated (aclgraph TerminateCapture)."""
-        cap.status, cap.why_invalid = INVALIDATED, why
-        raise SimError(code, _("{message} The capture is now INVALIDATED: aclmdlRICaptureEnd "
-                               "will return ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED.").format(
+    def invalidate(self, caps: tuple, why: str, code: int, message: str) -> None:
+        """A failure while recording a captured event's record or wait: the runtime terminates
+        the event's capture and the stream's (TerminateCapture, hicann/runtime
+        src/runtime/feature/aclgraph/capture_model_utils.cc; it also does so when it cannot
+        allocate a task for a capture, Stream::AllocCaptureTaskWithoutLock)."""
+        for cap in caps:
+            cap.status, cap.why_invalid = INVALIDATED, why
+        raise SimError(code, _("{message} Both captures are now INVALIDATED: "
+                               "aclmdlRICaptureEnd on either origin stream will return "
+                               "ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED.").format(
                                    message=message))
 
     # ----- models --------------------------------------------------------------------------
@@ -443,13 +464,13 @@ class CaptureManager:
         for t in m.tasks:
             for a in t.uses:
                 if live.get(a.ptr) is not a:
-                    raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
+                    raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE, acl_lab_check(
                                    _("{call}: task {seq} ({kind}) of model {model} uses {ptr} "
                                      "({size} B from {api}), which was freed after capture. "
                                      "Resources of captured tasks must stay valid until "
                                      "aclmdlRIDestroy; nothing ran.").format(
                                        call=call, seq=t.seq, kind=t.kind, model=f"0x{m.handle:x}",
-                                       ptr=f"0x{a.ptr:x}", size=a.size, api=a.api))
+                                       ptr=f"0x{a.ptr:x}", size=a.size, api=a.api)))
         tasks = list(m.tasks)
         ram = self.rt.memory.ram
 

@@ -19,7 +19,7 @@ from acl_lab.support import interrupts
 from acl_lab.i18n import _
 from acl_lab.spec.address_map import AddressMap, Block
 from acl_lab.spec.snapshot_schema import AllocationRow, PoolRow
-from acl_lab.spec.memory_rules import ALLOCATORS, KEEP_DROPPED_BYTES, c_name, constant_spans, dropped_beyond_bound, note_registration, root_array
+from acl_lab.spec.memory_rules import ALLOCATORS, KEEP_DROPPED_BYTES, c_name, occupied, single_policy, constant_spans, dropped_beyond_bound, note_registration, root_array
 from acl_lab.align import RUNTIME_ALIGN, align32_footprint, align_up
 from acl_lab.support.freelist import FreeList
 from acl_lab.sim.profiles import GiB, MiB, PoolSpec, Profile
@@ -66,13 +66,15 @@ class Allocation(Block):
     """One live block: device / pinned host memory from a pool, or a registered Python
     buffer (pageable host memory, ``pool`` None), with the bytes it holds."""
 
-    __slots__ = ("footprint", "pool", "pinned", "policy")
+    __slots__ = ("footprint", "occupied", "pool", "pinned", "policy")
 
     def __init__(self, ptr: int, size: int, footprint: int, api: str, location: str,
                  device: int | None, pool: Pool | None = None, pinned: bool = False,
-                 policy: int | None = None, _owner=None):
+                 policy: int | None = None, _owner=None, occupied: int | None = None):
         Block.__init__(self, ptr, size, api, location, device, _owner)
-        self.footprint = footprint      # bytes taken from the pool (ALIGN_UP + padding)
+        self.footprint = footprint      # bytes the allocator asks for (ALIGN_UP + padding)
+        #: bytes of the pool the block holds: whole pages on huge pages (memory_rules.occupied)
+        self.occupied = footprint if occupied is None else occupied
         self.pool, self.pinned, self.policy = pool, pinned, policy
 
     @property
@@ -174,28 +176,20 @@ class Memory:
 
     # ----- allocation -------------------------------------------------------------------
     def _pools_for(self, device: int, policy: int, footprint: int) -> list[Pool]:
-        """Pools to try, in order, for a device allocation with this policy
-        (docs/rules.md#rule-3)."""
-        flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
-        base = policy & 0xFF
-        if base not in C.MALLOC_POLICY_NAMES or policy & ~C.MALLOC_POLICY_BITS:
-            base, flags = C.ACL_MEM_MALLOC_HUGE_FIRST, 0   # unknown values: default flags
-        p2p = base in _P2P_POLICIES
-        if base in (C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_FIRST_P2P):
+        """Pools to try, in order, for a device allocation with this policy (one enum value:
+        memory_rules.single_policy; docs/rules.md#rule-3). HBM is used first, DDR after."""
+        p2p = policy in _P2P_POLICIES
+        if policy in (C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_FIRST_P2P):
             # the driver compares the padded size: strictly above 1 MiB goes to huge pages
             pages = ["huge", "normal"] if footprint > HUGE_FIRST_THRESHOLD else ["normal"]
-        elif base in (C.ACL_MEM_MALLOC_HUGE_ONLY, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P):
+        elif policy in (C.ACL_MEM_MALLOC_HUGE_ONLY, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P):
             pages = ["huge"]
-        elif base in (C.ACL_MEM_MALLOC_NORMAL_ONLY, C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P):
+        elif policy in (C.ACL_MEM_MALLOC_NORMAL_ONLY, C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P):
             pages = ["normal"]
         else:
             pages = ["huge1g"]
-        kinds = list(self.profile.kinds)
-        if "HBM" in kinds:   # HBM is used first; the bandwidth flags pick one kind
-            kinds = {C.ACL_MEM_TYPE_HIGH_BAND_WIDTH: ["HBM"],
-                     C.ACL_MEM_TYPE_LOW_BAND_WIDTH: ["DDR"]}.get(flags, ["HBM", "DDR"])
         pools = self.device_pools[device]
-        return [p for kind in kinds for page in pages for p in pools
+        return [p for kind in self.profile.kinds for page in pages for p in pools
                 if p.spec.kind == kind and p.spec.page == page and p.spec.p2p == p2p]
 
     @staticmethod
@@ -219,6 +213,7 @@ class Memory:
 
     def place_device(self, device: int, size: int, policy: int, api: str) -> Allocation:
         """A device allocation from ``api`` (an ALLOCATORS key) for a size check_size passed."""
+        policy = single_policy(policy)   # an OR-ed flag is ignored, as the runtime does
         plan = self._plans.get((device, policy, api)) or self._plan(device, policy, api)
         footprint, align, small, big = plan
         footprint = footprint(size)
@@ -234,30 +229,25 @@ class Memory:
                              "{policy}. Use ACL_MEM_MALLOC_HUGE_FIRST.").format(
                                call=c_name(api), soc=self.profile.soc_name,
                                profile=self.profile.name,
-                               policy=C.MALLOC_POLICY_NAMES.get(policy & 0xFF, policy)))
+                               policy=C.MALLOC_POLICY_NAMES[policy]))
         return self._place(pools, size, footprint, align, api, "device", device, policy)
 
     def _plan(self, device: int, policy: int, api: str) -> tuple:
-        """How ``api`` allocates with ``policy`` on ``device``: (footprint rule, start
-        alignment, pools for padded sizes up to 1 MiB, pools above), kept for next time."""
-        base = C.ACL_MEM_MALLOC_HUGE_FIRST if policy & ~C.MALLOC_POLICY_BITS else policy & 0xFF
-        if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           _("{call}: cached memory cannot be ACL_MEM_MALLOC_HUGE_ONLY (the "
-                             "driver refuses it). Use ACL_MEM_MALLOC_HUGE_FIRST or "
-                             "NORMAL_ONLY.").format(call=c_name(api)))
+        """How ``api`` allocates with ``policy`` (one enum value) on ``device``: (footprint
+        rule, start alignment, pools for padded sizes up to 1 MiB, pools above), kept for next
+        time. aclrtMallocCached takes every policy aclrtMalloc takes: on the standard SoCs the
+        runtime's rtMallocCached is DevMalloc (src/runtime/api/api_c_standard_soc.cc)."""
         rule = ALLOCATORS[api]
-        huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        huge1g = policy in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         plan = (align32_footprint if huge1g else rule.footprint, rule.align,
                 self._pools_for(device, policy, HUGE_FIRST_THRESHOLD),
                 self._pools_for(device, policy, HUGE_FIRST_THRESHOLD + 1))
-        if not policy & ~C.MALLOC_POLICY_BITS:   # only defined bits: a bounded set of keys
-            self._plans[(device, policy, api)] = plan
+        self._plans[(device, policy, api)] = plan
         return plan
 
     def malloc_host(self, size: int, api: str = "malloc_host") -> Allocation:
         """aclrtMallocHost (or another host allocator, ``api``) for a size check_size passed."""
-        footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
+        footprint = ALLOCATORS["malloc_host"].footprint(size)   # the size, unrounded
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
             return self._place(pools, size, footprint, 32, api, "device", 0, None)
@@ -282,7 +272,9 @@ class Memory:
     def _place(self, pools, size, footprint, align, api, location, device, policy,
                pinned=False) -> Allocation:
         for pool in pools:
-            ptr = pool.blocks.alloc(footprint, align)
+            spec = pool.spec
+            taken = occupied(footprint, spec.page, spec.page_size)   # whole huge pages
+            ptr = pool.blocks.alloc(taken, align if taken == footprint else spec.page_size)
             if ptr is not None:
                 break
         else:
@@ -293,7 +285,8 @@ class Memory:
                              "Free memory you no longer need, ask for less, or use a policy "
                              "that may fall back to other pages.").format(
                                call=c_name(api), footprint=footprint, size=size, pools=names))
-        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy)
+        a = Allocation(ptr, size, footprint, api, location, device, pool, pinned, policy,
+                       occupied=taken)
         pool.storage.claim(ptr - pool.base, footprint)   # fresh memory: garbage, not old data
         self.map.add(a)
         return a
@@ -304,7 +297,7 @@ class Memory:
         self.map.drop(a, why)
         pool = a.pool
         if pool is not None and a.footprint:     # (a mapping of another block has none)
-            pool.blocks.give_back(a.ptr, a.footprint)
+            pool.blocks.give_back(a.ptr, a.occupied)
             pool.storage.forget(a.ptr - pool.base, a.footprint)   # its host RAM goes back now
 
     # ----- pageable host memory ----------------------------------------------------------
@@ -384,7 +377,9 @@ class Memory:
         p2p = "P2P" in words
         page = next((w.lower() for w in words if w in ("HUGE", "NORMAL", "HUGE1G")), None)
         pools = self.device_pools[device]
-        if page == "huge1g" and not any(p.spec.page == "huge1g" for p in pools):
+        # the 1 GiB attributes need the chip's feature (NpuDriver::MemGetInfoEx ->
+        # CheckIfSupport1GHugePage: 207000); any other attribute a chip lacks answers 0 / 0
+        if page == "huge1g" and not self.profile.soc.huge1g_pages:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                            _("{call}: {name}: {soc} has no 1 GiB huge pages. Ask about "
                              "ACL_HBM_MEM / ACL_DDR_MEM instead.").format(
@@ -397,7 +392,8 @@ class Memory:
         """The memory part of the snapshot: live allocations by address, the pools of open
         devices (and of the host, and any still holding memory), the bytes that hold data."""
         allocations: list[AllocationRow] = [
-            {"ptr": a.ptr, "size": a.size, "footprint": a.footprint, "api": a.api,
+            {"ptr": a.ptr, "size": a.size, "footprint": a.footprint, "occupied": a.occupied,
+             "api": a.api,
              "location": a.location, "device": a.device,
              "pool": a.pool.label if a.pool else "pageable", "pinned": a.pinned}
             for a in sorted(self.allocs.values(), key=lambda a: a.ptr)]

@@ -32,6 +32,7 @@ from acl_lab.om import container as om
 from acl_lab.om import dynamic as om_dynamic
 from acl_lab.om import graph as om_graph
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.snapshot_schema import OfflineModelRow
 from acl_lab.support import files
 from acl_lab.sim.memory import Allocation
@@ -411,12 +412,12 @@ class OfflineModels(ModelGears, ModelRanges):
         live = self.rt.memory.allocs
         for what, a in (("work", lm.work), ("weight", lm.weight)):
             if a is not None and live.get(a.ptr) is not a:
-                raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE,
+                raise SimError(C.ACL_ERROR_RT_MODEL_EXECUTE, acl_lab_check(
                                _("{call}: model {model_id}'s {memory} {ptr} was freed while the "
                                  "model is loaded. Memory passed to load_from_file_with_mem must "
                                  "stay allocated until acl.mdl.unload; nothing ran.").format(
                                    call=call, model_id=model_id, memory=_memory_name(what),
-                                   ptr=f"0x{a.ptr:x}"))
+                                   ptr=f"0x{a.ptr:x}")))
         descs, peak = (lm.om.inputs, lm.om.outputs), lm.peak_bytes
         if lm.om.ranges is not None:         # shapes from the dataset's tensor descriptions
             *descs, peak = self.range_shapes(call, lm, ins)

@@ -48,6 +48,8 @@ class Context:
     default_stream: Stream | None = None
     streams: set = field(default_factory=set)    # explicit stream handles
     events: set = field(default_factory=set)
+    #: a stream of it was set to ACL_STOP_ON_FAILURE: every stream of it stops on a failure
+    stop_on_failure: bool = False
 
 
 @dataclass(eq=False)
@@ -66,6 +68,7 @@ class Process:
         self.lock = threading.RLock()
         self.memory = Memory(profile)
         self.sched = Scheduler()
+        self.sched.drop_queued = self._drop_queued
         self.initialized = False
         self.finalized = False
         self.default_device: int | None = None   # aclInit's defaultDevice: threads without a
@@ -339,6 +342,7 @@ class Process:
         self.memory.ram.need(OBJECT_BYTES, call, _("one more stream"))
         s = Stream(self._handle(STREAM_BASE), ctx.handle, ctx.device)
         s.priority, s.flags = priority, flags
+        s.failure_mode = int(ctx.stop_on_failure)     # 遇错即停 holds for the whole context
         self.streams[s.handle] = s
         ctx.streams.add(s.handle)
         return s.handle
@@ -379,14 +383,30 @@ class Process:
         s = self.stream(handle, call)
         self._not_capturing(s, call)
         if force:
-            self.capture.discard(s.pending)
-            self.memory.ram.unreserve(s.pending)
-            self.sched.pending_tasks -= len(s.pending)
-            s.pending.clear()
+            self._drop_queued(s)
         else:
             self.sched.wait_stream(s)   # the device finishes what was queued
         del self.streams[handle]
         self.contexts[s.ctx].streams.discard(handle)
+
+    def _drop_queued(self, s: Stream) -> None:
+        """``s``'s queued tasks go unrun: a forced destroy, or a task failed under
+        ACL_STOP_ON_FAILURE."""
+        self.capture.discard(s.pending)
+        self.memory.ram.unreserve(s.pending)
+        self.sched.pending_tasks -= len(s.pending)
+        s.pending.clear()
+
+    def _not_stopped(self, s: Stream, call: str) -> None:
+        """A stream stopped by a failed task under ACL_STOP_ON_FAILURE answers with that
+        task's code (the runtime's abort state: Stream::GetError)."""
+        if s.stopped:
+            raise SimError(s.stopped, _(
+                "{call}: a task of stream {stream} failed under ACL_STOP_ON_FAILURE, so the "
+                "tasks queued after it were dropped unrun and the stream takes no new task "
+                "(遇错即停). Read the first failure's message where it was reported, then "
+                "destroy the stream (acl.rt.destroy_stream_force) and create another.").format(
+                    call=call, stream=f"0x{s.handle:x}"))
 
     def all_streams(self, device: int | None = None) -> list[Stream]:
         """Default and explicit streams (of one device, or all)."""
@@ -404,11 +424,14 @@ class Process:
 
     def synchronize_stream(self, handle: int) -> None:
         # waiting on another device's stream is allowed (the runtime switches context for it)
+        self.callbacks.notice("aclrtSynchronizeStream")
         s = self.stream(handle, "aclrtSynchronizeStream", other_device_ok=True)
         self._not_capturing(s, "aclrtSynchronizeStream")
+        self._not_stopped(s, "aclrtSynchronizeStream")
         self.sched.wait_stream(s)
 
     def synchronize_device(self) -> None:
+        self.callbacks.notice("aclrtSynchronizeDevice")
         ctx = self.require_ctx("aclrtSynchronizeDevice")
         streams = self.all_streams(ctx.device)
         for s in streams:
@@ -470,6 +493,7 @@ class Process:
 
     def synchronize_event(self, handle: int) -> None:
         call = "aclrtSynchronizeEvent"
+        self.callbacks.notice(call)
         self.sched.wait_event(self.waitable_event(handle, call))
 
     def waitable_event(self, handle: int, call: str) -> Event:
@@ -520,15 +544,18 @@ class Process:
 
     # ----- memory ------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, api: str) -> int:
+        self.callbacks.notice(c_name(api))
         self.memory.check_size(size, api)     # ACL checks the size before the context
         return self.memory.place_device(self.require_ctx(api).device, size, policy, api).ptr
 
     def malloc_host(self, size: int) -> int:
+        self.callbacks.notice("aclrtMallocHost")
         self.memory.check_size(size, "malloc_host")
         self.require_ctx("malloc_host")
         return self.memory.malloc_host(size).ptr
 
     def free(self, ptr: int, api: str) -> None:
+        self.callbacks.notice(c_name(api))
         a = self.memory.map.check_free(ptr, api)
         self.ipc.before_free(a, c_name(api))
         if self.sched.queued:     # nothing queued anywhere: nothing to wait for
@@ -551,6 +578,8 @@ class Process:
     # ----- work on streams ---------------------------------------------------------------
     def issue(self, stream: Stream, task: Task, call: str) -> Task:
         """Queue an asynchronous task; a capturing stream records it into its model instead."""
+        self.callbacks.notice(call)
+        self._not_stopped(stream, call)
         self.memory.ram.need(OBJECT_BYTES, call, _("one more queued task (synchronize the "
                                                    "stream to run what is queued)"))
         if stream.group_mode == "update":
@@ -569,6 +598,7 @@ class Process:
     def before_blocking_call(self, call: str) -> None:
         """A synchronous memset/memcpy/model execution is about to run: illegal under a GLOBAL
         capture (or a THREAD_LOCAL one of this thread) unless the thread switched to RELAXED."""
+        self.callbacks.notice(call)
         ctx = self.current_ctx
         cap = self.capture.restricting(ctx.device) if ctx is not None else None
         if cap is not None:
@@ -584,13 +614,21 @@ class Process:
         self.sched.now_us += self.profile.rates.api_us
 
     def stream_sync_for_pageable(self, stream: Stream, call: str) -> None:
-        """ACL turns an async copy with pageable memory into 'synchronize, then copy'."""
+        """ACL turns an async copy with pageable memory into 'synchronize, then copy'
+        (ApiErrorDecorator::MemcpyAsync, hicann/runtime src/runtime/api/impl/api_error.cc):
+        on a capturing stream that is RT_ERROR_INVALID_VALUE ("The pageable memory copy task
+        does not support graph capture": ACL_ERROR_RT_PARAM_INVALID); on another stream while
+        a GLOBAL capture restricts this thread, the synchronous copy it became is
+        RT_ERROR_STREAM_CAPTURE_MODE_BLOCK_ASYNC."""
         if stream.capture is not None:
-            raise SimError(C.ACL_ERROR_RT_STREAM_CAPTURED,
-                           _("{call}: an async copy in a capture touches pageable host memory "
-                             "(a numpy array / bytes), which would need a stream synchronize. "
-                             "Captured copies need pinned memory: allocate the host buffer "
-                             "with acl.rt.malloc_host.").format(call=call))
+            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
+                           _("{call}: stream {stream} is capturing, and this async copy touches "
+                             "pageable host memory (a numpy array / bytes). The runtime runs such "
+                             "a copy as 'synchronize the stream, then copy', which a capture "
+                             "cannot record: \"The pageable memory copy task does not support "
+                             "graph capture\". Captured copies need pinned memory: allocate the "
+                             "host buffer with acl.rt.malloc_host.").format(
+                               call=call, stream=f"0x{stream.handle:x}"))
         cap = self.capture.restricting(stream.device)
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,

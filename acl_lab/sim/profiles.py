@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from acl_lab.spec.socs import Soc, soc_of
+
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 
 ACL_DEVICE, ACL_HOST = 0, 1  # aclrtRunMode (acl_rt.h); kept local so profiles stay pure data
@@ -111,23 +113,18 @@ class Profile:
     def kinds(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p.kind for p in self.pools))
 
+    @property
+    def soc(self) -> Soc:
+        """The product line's row of the SoC table (acl_lab.spec.socs): what it has."""
+        return soc_of(self.soc_name)
+
 
 PROFILES: dict[str, Profile] = {}
 
-#: SoCs without stream capture (aclmdlRI*): the CANN API reference's applicability tables
-#: leave Atlas 200I/500 A2 (Ascend 310B) out (hiascend.com canncommercial 8.1.RC1 and 8.5.0
-#: apiref aclcppdevg_03_1782); the runtime answers RT_ERROR_FEATURE_NOT_SUPPORT where the
-#: chip lacks ACL Graph (hicann/runtime src/runtime/feature/aclgraph/capture_model_utils.cc,
-#: CheckCaptureModelSupportSoftwareSq) -> ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000).
-NO_CAPTURE_SOCS = ("Ascend310B",)
-
-
-def captures(soc_name: str) -> bool:
-    """Whether a SoC can capture a stream into a model (ACL Graph)."""
-    return not soc_name.startswith(NO_CAPTURE_SOCS)
-
-
 def _register(p: Profile) -> Profile:
+    """Add ``p``; its pools must be what its SoC has (HBM, 1 GiB pages: spec/socs.py)."""
+    assert ("HBM" in p.kinds) == p.soc.hbm, p.name
+    assert any(s.page == "huge1g" for s in p.pools) <= p.soc.huge1g_pages, p.name
     PROFILES[p.name] = p
     return p
 

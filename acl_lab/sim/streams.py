@@ -16,6 +16,8 @@ from acl_lab.spec.snapshot_schema import EventRow, StreamRow, TimelineRow
 from acl_lab.sim.simerror import TaskFailed
 from acl_lab.support import threads
 
+STOP_ON_FAILURE = 1      # aclrtStopOnFailure's ACL_STOP_ON_FAILURE (acl_rt.h)
+
 TIMELINE_LIMIT = 20_000
 
 
@@ -57,7 +59,9 @@ class Stream:
         self.t_end = 0.0       # modeled time when the last issued task finishes
         self.capture = None    # the capture recording this stream, if any (capture.py)
         self.priority, self.flags = 0, 0          # aclrtCreateStreamWithConfig
-        self.failure_mode = 0                      # aclrtSetStreamFailureMode
+        self.failure_mode = 0    # how it behaves: 1 once it or its context stops on failure
+        self.mode_set = 0        # what aclrtSetStreamFailureMode set on it (StreamSetMode)
+        self.stopped = 0         # the code its failed task left, under ACL_STOP_ON_FAILURE
         self.group_mode = None   # "sample" (TaskGrpBegin..End) or "update" (TaskUpdateBegin..End)
         self.group = None        # the task group being sampled or updated (capture.py)
         self.update_index = 0    # next task of the group an update launch replaces
@@ -111,6 +115,8 @@ class Scheduler:
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
         self.pending_tasks = 0                 # tasks queued on every stream, not yet run
+        #: drops a stream's queued tasks unrun (Process: their promised RAM, their capture)
+        self.drop_queued: Callable[[Stream], None] = lambda stream: None
 
     @property
     def now_us(self) -> float:
@@ -194,10 +200,13 @@ class Scheduler:
             try:
                 if task.run is not None:
                     task.run()
-            except TaskFailed:    # it ran on the device and failed there: it leaves the
-                s.executed = task.seq         # queue, and the waiting call reports it
+            except TaskFailed as failure:   # it ran on the device and failed there: it
+                s.executed = task.seq           # leaves the queue, the waiting call reports it
                 del pending[0]
                 self.pending_tasks -= 1
+                if s.failure_mode == STOP_ON_FAILURE:   # 遇错即停: the rest never runs, and
+                    s.stopped = failure.code            # the stream takes no new task
+                    self.drop_queued(s)                 # (06_stream_management.md)
                 raise
             finally:
                 self.running.discard(task)

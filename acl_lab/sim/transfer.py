@@ -16,7 +16,7 @@ from acl_lab.sim.memory import Allocation
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.streams import Task
 
-from acl_lab.spec.memory_rules import ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H, kind_name, kind_refusal
+from acl_lab.spec.memory_rules import ACCEPTED_KINDS, D2D, D2H, DEFAULT, DIRECTION, H2D, H2H, async_kind_refusal, kind_name, kind_refusal
 from acl_lab.spec.transfer_rules import check_aligned64, check_count, check_no_overlap, check_stream_can_write, check_writable
 
 
@@ -105,6 +105,10 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
     check_writable(call, d, "dst", dst, count)
     check_no_overlap(call, dst, src, count)
     direction = _direction(rt, call, kind, d, sa, strict=False)
+    refusal = async_kind_refusal(call, kind, d, sa) \
+        if s is not None and rt.profile.run_mode == C.ACL_HOST else None
+    if refusal:
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, refusal)
     if s is not None and direction == H2H and rt.profile.run_mode == C.ACL_HOST:
         raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                        _("{call}: asynchronous host-to-host copies are not supported when the "
@@ -142,7 +146,10 @@ def memcpy2d(rt, dst: int, dpitch: int, src: int, spitch: int, width: int, heigh
                        _("{call}: width {width} is wider than a pitch (spitch {spitch}, dpitch "
                          "{dpitch}). The pitch is the row stride in bytes, at least the "
                          "width.").format(call=call, width=width, spitch=spitch, dpitch=dpitch))
-    allowed = (H2D, D2H, DEFAULT) if s is None else (H2D, D2H, D2D, DEFAULT)
+    # 11-03: sync H2D / D2H (the runtime also infers DEFAULT); async adds D2D on the SoCs
+    # whose docs list it (acl_lab.spec.socs, memcpy2d_async_d2d), else ACL_ERROR_INVALID_PARAM
+    allowed = (H2D, D2H, DEFAULT) if s is None else \
+        (H2D, D2H, DEFAULT) + ((D2D,) if rt.profile.soc.memcpy2d_async_d2d else ())
     if kind not in allowed:
         raise SimError(C.ACL_ERROR_INVALID_PARAM,
                        _("{call}: kind {kind} is not allowed; use {allowed}.").format(

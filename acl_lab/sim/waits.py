@@ -169,15 +169,29 @@ def stream_query(rt, handle: int) -> int:
 
 def set_failure_mode(rt, handle: int, mode: int) -> None:
     """aclrtSetStreamFailureMode: ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1);
-    stream 0 is the default stream (ApiErrorDecorator::StreamSetMode). No simulated task
-    fails, so the mode is kept and reported, not acted on."""
+    stream 0 is the default stream (ApiErrorDecorator::StreamSetMode). ApiImpl::StreamSetMode
+    compares with the mode set on that stream: the same again is 0, stop back to continue is
+    RT_ERROR_FEATURE_NOT_SUPPORT (207000). Stop mode holds for every stream of the stream's
+    context, later ones too (06_stream_management.md 约束说明), whatever was set on them. A
+    task that fails on the device (a media engine's refusal) then stops its stream
+    (streams.py)."""
     call = "aclrtSetStreamFailureMode"
     s = rt.stream(handle, call)
     if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
         raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
                        _("{call}: mode {mode} is not ACL_CONTINUE_ON_FAILURE (0) or "
                          "ACL_STOP_ON_FAILURE (1).").format(call=call, mode=mode))
-    s.failure_mode = mode
+    if s.mode_set == C.ACL_STOP_ON_FAILURE and mode == C.ACL_CONTINUE_ON_FAILURE:
+        raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                       _("{call}: stream {stream} is in ACL_STOP_ON_FAILURE mode, which cannot "
+                         "be changed back to ACL_CONTINUE_ON_FAILURE. Use another "
+                         "stream.").format(call=call, stream=f"0x{s.handle:x}"))
+    s.mode_set = mode
+    if mode == C.ACL_STOP_ON_FAILURE:
+        rt.contexts[s.ctx].stop_on_failure = True
+        for t in rt.all_streams(s.device):
+            if t.ctx == s.ctx:
+                t.failure_mode = C.ACL_STOP_ON_FAILURE
 
 
 def create_stream(rt, priority: int, flag: int) -> int:

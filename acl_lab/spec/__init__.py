@@ -8,8 +8,10 @@ apply, written once.
                              returns (its failure shape), one module per namespace
     args.py                  how a call reads an argument as its C type
     dtypes.py                aclDataType facts: names, sizes, numpy types
-    memory_rules.py          malloc / free / pairing / policy rules
+    memory_rules.py          malloc / free / pairing / policy / page rules
     transfer_rules.py        memset / memcpy bounds, direction and alignment rules
+    callback_rules.py        what a host callback must not call
+    socs.py                  which SoC has which feature and rule (one table)
     aclnn_rules.py           what an aclTensor may be and reach; an executor runs once
     address_map.py           which allocation an address falls in (sorted, interior-aware)
     snapshot_schema.py       the keys of ``acl_lab.snapshot()`` on every backend

@@ -10,8 +10,9 @@ from typing import Callable
 import numpy as np
 
 from acl_lab import constants as C
-from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, malloc_footprint
+from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.refusal import Refusal
 
 H2H, H2D, D2H, D2D = (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_MEMCPY_HOST_TO_DEVICE,
@@ -44,7 +45,9 @@ ALLOCATORS = {
                                    "device", "free"),
     "dvpp_malloc": AllocatorRule("acldvppMalloc", malloc_footprint, DVPP_ALIGN, "device",
                                  "dvpp_free"),
-    "malloc_host": AllocatorRule("aclrtMallocHost", align32_footprint, RUNTIME_ALIGN, "host",
+    # aclrtMallocHost takes the size as asked: only its start is 64-byte aligned
+    # (aclrtMallocHostImpl, src/acl/aclrt_impl/memory.cpp, passes size on unrounded)
+    "malloc_host": AllocatorRule("aclrtMallocHost", lambda size: size, RUNTIME_ALIGN, "host",
                                  "free_host"),
     # the WithCfg allocators pass the size to the driver rounded to 32 B, without ACL's
     # padding (aclrtMallocInnerWithCfg; ApiImpl::DevMalloc / HostMallocWithCfg)
@@ -68,6 +71,32 @@ ALLOCATORS = {
     "numpy": AllocatorRule("acl.util.numpy_to_ptr", None, RUNTIME_ALIGN, "host", None),
     "bytes": AllocatorRule("acl.util.bytes_to_ptr", None, RUNTIME_ALIGN, "host", None),
 }
+#: page types whose blocks take whole pages: a huge-page allocation occupies ALIGN_UP(its
+#: padded size, page size) of the pool ("如何选择合适的内存分配策略", hicann/runtime
+#: docs/zh/FAQ: a 1 KB HUGE_ONLY block "实际占用 2MB（大页对齐）", 10 MB with HUGE_FIRST
+#: "对齐到2M"); normal-page blocks take their padded size
+WHOLE_PAGES = ("huge", "huge1g")
+
+
+def occupied(footprint: int, page: str, page_size: int) -> int:
+    """Bytes of a pool of ``page`` pages (``page_size`` each) a block of ``footprint`` padded
+    bytes occupies: whole pages on huge pages, the padded size on normal ones."""
+    return align_up(footprint, page_size) if page in WHOLE_PAGES else footprint
+
+
+def single_policy(policy: int) -> int:
+    """The aclrtMemMallocPolicy ``policy`` acts as: itself when it is one enum value, else
+    ACL_MEM_MALLOC_HUGE_FIRST (the default flags). aclMallocMemInner compares the policy
+    with each enum value (src/acl/aclrt_impl/memory.cpp), so a value OR-ed with
+    ACL_MEM_TYPE_*_BAND_WIDTH matches none: the runtime ignores the flag (the docs allow
+    OR-ing on IPV350 only: acl_lab.spec.socs, malloc_policy_or)."""
+    return policy if policy in _POLICIES else C.ACL_MEM_MALLOC_HUGE_FIRST
+
+
+#: the aclrtMemMallocPolicy values aclMallocMemInner knows (HUGE_FIRST ... HUGE1G_ONLY_P2P)
+_POLICIES = range(C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P + 1)
+
+
 #: allocator -> the one call that frees it (docs/rules.md#rule-1 and #rule-2)
 FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
 _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
@@ -140,11 +169,12 @@ def range_refusal(call: str, what: str, addr: int, count: int, block,
                  "with acl.util.numpy_to_ptr.").format(call=call, what=what, addr=f"0x{addr:x}")
     end = block.ptr + block.size
     if addr + count > end:
-        return _("{call}: {count} B at {what} {addr} run {past} B past the end of {block}. "
-                 "Use at most {most} B from there. (Real ACL cannot always see this; on "
-                 "hardware it corrupts memory or crashes.)").format(
-                     call=call, count=count, what=what, addr=f"0x{addr:x}",
-                     past=addr + count - end, block=block.describe(), most=end - addr)
+        return acl_lab_check(_(
+            "{call}: {count} B at {what} {addr} run {past} B past the end of {block}. Use at "
+            "most {most} B from there. (Real ACL cannot always see this; on hardware it "
+            "corrupts memory or crashes.)").format(
+                call=call, count=count, what=what, addr=f"0x{addr:x}", past=addr + count - end,
+                block=block.describe(), most=end - addr))
     return None
 
 
@@ -212,6 +242,37 @@ def kind_refusal(call: str, kind: int, dst, src) -> str | None:
                  call=call, kind=kind_name(kind), src_memory=_memory_word(src.location),
                  src=src.describe(), dst_memory=_memory_word(dst.location), dst=dst.describe(),
                  actual=kind_name(actual))
+
+
+#: (source pageable?, source location, destination pageable?, destination location) -> the
+#: kinds aclrtMemcpyAsync accepts when pageable memory (a numpy array, bytes) takes part: the
+#: runtime's MemcpyKindReviseMap (src/runtime/api/impl/api_error.cc), where pageable memory
+#: is RT_MEMORY_LOC_UNREGISTERED; pinned and device memory get their kind corrected instead
+_PAGEABLE_KINDS = {
+    ("pageable", "device"): (H2D, D2D), ("device", "pageable"): (D2H, D2D),
+    ("host", "pageable"): (H2H, H2D), ("pageable", "host"): (H2H, D2H),
+    ("pageable", "pageable"): (H2H, H2D, D2H, D2D),
+}
+
+
+def async_kind_refusal(call: str, kind: int, dst, src) -> str | None:
+    """Why aclrtMemcpyAsync must not copy ``src`` to ``dst`` (blocks with ``location``,
+    ``python_owned`` and ``describe()``) with ``kind`` in ACL_HOST run mode, or None. For the
+    async copy the kind is a real parameter (11-03 aclrtMemcpyAsync): the runtime corrects a
+    kind that contradicts pinned or device memory (MemcpyKindAutoCorrect), but where pageable
+    memory takes part only the kinds of _PAGEABLE_KINDS pass (RT_ERROR_INVALID_VALUE, i.e.
+    ACL_ERROR_RT_PARAM_INVALID, otherwise)."""
+    key = ("pageable" if src.python_owned else src.location,
+           "pageable" if dst.python_owned else dst.location)
+    allowed = _PAGEABLE_KINDS.get(key)
+    if allowed is None or kind in allowed or kind not in (H2H, H2D, D2H, D2D):
+        return None          # DEFAULT is inferred; other kinds skip the correction
+    return _("{call}: kind {kind} does not fit these pointers: the source is {src} and the "
+             "destination {dst}. With pageable memory (a numpy array or bytes) in an "
+             "asynchronous copy the runtime accepts only {allowed} (or ACL_MEMCPY_DEFAULT); "
+             "pass the kind that names the copy's direction.").format(
+                 call=call, kind=kind_name(kind), src=src.describe(), dst=dst.describe(),
+                 allowed=", ".join(kind_name(k) for k in allowed))
 
 
 def _memory_word(location: str) -> str:

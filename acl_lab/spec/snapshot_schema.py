@@ -48,7 +48,10 @@ class EventRow(TypedDict):
 class AllocationRow(TypedDict):
     ptr: int
     size: int                 # bytes asked for
-    footprint: int            # bytes taken from the pool (size with ACL's padding)
+    footprint: int            # bytes the allocator asks for (size with ACL's padding)
+    occupied: int | None      # bytes of the pool it holds: whole 2 MiB / 1 GiB pages on huge
+    #                           pages (memory_rules.occupied); None where the backend cannot
+    #                           see the pages (ascend: the device's get_mem_info can)
     api: str                  # "malloc", "malloc_host", "dvpp_malloc", ... "numpy", "bytes"
     location: str             # "device" or "host"
     device: int | None        # None: host memory

@@ -7,6 +7,7 @@ from acl_lab import constants as C
 from acl_lab.align import RUNTIME_ALIGN
 from acl_lab.spec.refusal import Refusal
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.memory_rules import read_only_refusal
 
 
@@ -38,12 +39,12 @@ def check_aligned64(call: str, **pointers: int) -> None:
     """An asynchronous copy needs 64-byte aligned pointers (docs/rules.md#rule-11)."""
     for name, p in pointers.items():
         if p % RUNTIME_ALIGN:
-            raise Refusal(C.ACL_ERROR_RT_ADDR_UNALIGNED,
+            raise Refusal(C.ACL_ERROR_RT_ADDR_UNALIGNED, acl_lab_check(
                           _("{call}: {what} {addr} is not 64-byte aligned ({addr} % 64 = "
                             "{rest}). Asynchronous copies need source and destination 64-byte "
                             "aligned (the runtime does not check this; the copy engine needs "
                             "it). Offset your pointers by multiples of 64.").format(
-                              call=call, what=name, addr=f"0x{p:x}", rest=p % RUNTIME_ALIGN))
+                              call=call, what=name, addr=f"0x{p:x}", rest=p % RUNTIME_ALIGN)))
 
 
 def check_writable(call: str, block, what: str, addr: int, count: int) -> None:

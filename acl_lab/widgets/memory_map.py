@@ -129,15 +129,27 @@ def block_line(a: dict, names: dict[int, str]) -> str:
     if a["footprint"] != a["size"]:
         what = _("{what}, takes {footprint}").format(what=what,
                                                       footprint=format_bytes(a["footprint"]))
+    if _whole_pages(a):
+        what = _("{what}, occupies {occupied} (whole huge pages)").format(
+            what=what, occupied=format_bytes(a["occupied"]))
     text = _("{what} at {ptr}").format(what=what, ptr=f"0x{a['ptr']:x}")
     return f"{names[a['ptr']]}: {text}" if a["ptr"] in names else text
 
 
+def _whole_pages(a: dict) -> bool:
+    """Does the block hold more of its pool than it takes (huge pages are taken whole)?"""
+    return a.get("occupied") is not None and a["occupied"] != a["footprint"]
+
+
 def block_hover(a: dict) -> str:
-    return "\n".join([f"{a['api']} -> 0x{a['ptr']:x}",
-                      _("asked {size} B, took {footprint} B").format(size=a["size"],
-                                                                     footprint=a["footprint"]),
-                      f"0x{a['ptr']:x} % 64 = {a['ptr'] % 64}, % 128 = {a['ptr'] % 128}"])
+    lines = [f"{a['api']} -> 0x{a['ptr']:x}",
+             _("asked {size} B, took {footprint} B").format(size=a["size"],
+                                                            footprint=a["footprint"])]
+    if _whole_pages(a):
+        lines.append(_("occupies {occupied} B of the pool: huge pages are taken whole").format(
+            occupied=a["occupied"]))
+    return "\n".join(lines + [f"0x{a['ptr']:x} % 64 = {a['ptr'] % 64}, "
+                               f"% 128 = {a['ptr'] % 128}"])
 
 
 PANEL_W, GAP, LINE, HEAD = 430, 64, 17, 34

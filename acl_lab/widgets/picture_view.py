@@ -1,7 +1,7 @@
 """PictureView: a YUV420SP picture in DVPP memory as its bytes lie there, padding included.
 
 DVPP pictures are stored in padded rows: JPEGD writes a width x height picture into rows
-of ``width stride`` bytes (ALIGN_UP(width, 128)) and ``height stride`` rows
+of ``width stride`` bytes (ALIGN_UP(width, 64 or 128), by SoC) and ``height stride`` rows
 (ALIGN_UP(height, 16)); VPC wants a width stride that is a multiple of 16. The view reads
 the picture description with the pyACL getters (``acl.media.dvpp_get_pic_desc_*``), copies
 the bytes back to the host (``acl.rt.memcpy``, device to host) and draws the whole buffer:

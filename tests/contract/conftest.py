@@ -86,7 +86,7 @@ def acl(target):
 def capturing(acl):
     """For tests that capture: skipped on a SoC without ACL Graph (Ascend 310B), where
     test_contract_capture checks that capture is refused instead."""
-    from acl_lab.sim.profiles import captures
+    from acl_lab.spec.socs import captures
     if not captures(acl.get_soc_name()):
         pytest.skip(f"{acl.get_soc_name()} cannot capture a stream (ACL Graph)")
 

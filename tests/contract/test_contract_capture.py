@@ -124,7 +124,7 @@ def test_an_executor_launches_once(acl, refused):
 
 
 def test_a_soc_without_acl_graph_refuses_capture_and_keeps_the_stream(acl, refused):
-    from acl_lab.sim.profiles import captures
+    from acl_lab.spec.socs import captures
     if captures(acl.get_soc_name()):
         pytest.skip(f"{acl.get_soc_name()} captures")
     stream, ret = acl.rt.create_stream()

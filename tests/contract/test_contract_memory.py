@@ -123,3 +123,35 @@ def test_free_memory_drops_on_malloc_and_comes_back_on_free(acl):
 
 def test_an_unknown_memory_attribute_is_refused(acl):
     assert acl.rt.get_mem_info(99)[-1] == C.ACL_ERROR_RT_INVALID_MEMORY_TYPE
+
+
+def test_a_small_huge_only_block_occupies_a_whole_huge_page(acl):
+    """hicann/runtime FAQ 如何选择合适的内存分配策略: aclrtMalloc(&p, 1024, HUGE_ONLY)
+    "实际占用 2MB（大页对齐）". The huge-page figure drops by a whole 2 MiB page (at least:
+    on hardware another process may take pages meanwhile) and comes back."""
+    free0, _, ret = acl.rt.get_mem_info(C.ACL_HBM_MEM_HUGE)   # DDR-only: the DDR figure
+    assert ret == 0
+    ptr, ret = acl.rt.malloc(1024, C.ACL_MEM_MALLOC_HUGE_ONLY)
+    assert ret == 0
+    free1, _, _ = acl.rt.get_mem_info(C.ACL_HBM_MEM_HUGE)
+    assert acl.rt.free(ptr) == 0
+    assert free0 - free1 >= 2 * MiB
+    assert acl.rt.get_mem_info(C.ACL_HBM_MEM_HUGE)[0] - free1 >= 2 * MiB
+
+
+def test_a_pageable_async_copy_on_a_capturing_stream_is_an_invalid_parameter(acl, refused,
+                                                                              run_mode):
+    """ApiErrorDecorator::MemcpyAsync (hicann/runtime api_error.cc): "The pageable memory
+    copy task does not support graph capture" -> ACL_ERROR_RT_PARAM_INVALID (107000)."""
+    from acl_lab.spec.socs import captures
+    if not captures(acl.get_soc_name()) or run_mode != C.ACL_HOST:
+        pytest.skip("needs a SoC that captures, in ACL_HOST mode (pageable host memory)")
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(256, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    array = np.ones(256, np.uint8)
+    assert acl.mdl.ri_capture_begin(stream, C.ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) == 0
+    refused(acl.rt.memcpy_async(dev, 256, acl.util.numpy_to_ptr(array), 256, H2D, stream),
+            C.ACL_ERROR_RT_PARAM_INVALID)
+    model, ret = acl.mdl.ri_capture_end(stream)
+    assert ret == 0 and acl.mdl.ri_destroy(model) == 0
+    assert acl.rt.destroy_stream(stream) == 0 and acl.rt.free(dev) == 0

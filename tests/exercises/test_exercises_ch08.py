@@ -91,15 +91,17 @@ def test_08_3_solution_collects_in_stream_order(acl):
     answers = solve("08.3", acl, answers=[], NPY_FLOAT32=np.dtype(np.float32).num, **h)["answers"]
     passes("08.3", acl, answers, h["digits"])
     fails("08.3", acl, answers[::-1], h["digits"], hint="read the output of its own execution")
-    fails("08.3", acl, ..., h["digits"], hint="worker thread", then="three calls on stream")
+    fails("08.3", acl, ..., h["digits"], hint="worker thread", then="four calls on stream")
 
 
-def _by_callback(acl, h, *, sync_copy=False, block=C.ACL_CALLBACK_BLOCK, synchronize=True):
+def _by_callback(acl, h, *, sync_copy=False, block=C.ACL_CALLBACK_BLOCK, synchronize=True,
+                 copy_inside=False):
     answers = []
 
     def collect(_user_data):
-        acl.rt.memcpy(h["out_host"], h["out_size"], h["out_dev"], h["out_size"],
-                      C.ACL_MEMCPY_DEVICE_TO_HOST)
+        if copy_inside:      # what aclrtLaunchCallback's constraints forbid
+            acl.rt.memcpy(h["out_host"], h["out_size"], h["out_dev"], h["out_size"],
+                          C.ACL_MEMCPY_DEVICE_TO_HOST)
         answers.append(int(acl.util.ptr_to_numpy(h["out_host"], (10,),
                                                  np.dtype(np.float32).num).argmax()))
 
@@ -111,6 +113,9 @@ def _by_callback(acl, h, *, sync_copy=False, block=C.ACL_CALLBACK_BLOCK, synchro
             acl.rt.memcpy_async(h["in_dev"], h["in_size"], h["pinned"][d], h["in_size"],
                                 C.ACL_MEMCPY_HOST_TO_DEVICE, h["stream"])
         assert acl.mdl.execute_async(h["digits_id"], h["in_ds"], h["out_ds"], h["stream"]) == 0
+        if not copy_inside:
+            assert acl.rt.memcpy_async(h["out_host"], h["out_size"], h["out_dev"], h["out_size"],
+                                       C.ACL_MEMCPY_DEVICE_TO_HOST, h["stream"]) == 0
         assert acl.rt.launch_callback(collect, [d], block, h["stream"]) == 0
     if synchronize:
         assert acl.rt.synchronize_stream(h["stream"]) == 0
@@ -128,6 +133,12 @@ def test_08_3_names_each_real_cause(acl):
     h = _start_08_3(acl)
     fails("08.3", acl, _by_callback(acl, h, sync_copy=True), h["digits"],
           hint="does not wait for the stream")
+
+    h = _start_08_3(acl)          # right digits, but copied inside the callback
+    answers = _by_callback(acl, h, copy_inside=True)
+    assert answers == h["digits"]
+    fails("08.3", acl, answers, h["digits"], hint="the callback called rt.memcpy")
+    assert any("inside a host callback" in r for r in acl_lab.snapshot()["reports"])
 
 
 def test_08_3_a_new_start_ends_the_last_worker(acl):

@@ -103,12 +103,13 @@ LEARNER = {
             "    ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)\n"
             "    out_ds, ret = acl.mdl.add_dataset_buffer(out_ds, acl.create_data_buffer(ptr, size))",
     "08.3": "def collect(user_data):\n"
-            "    acl.rt.memcpy(out_host, out_size, out_dev, out_size, ACL_MEMCPY_DEVICE_TO_HOST)\n"
             "    answers.append(int(acl.util.ptr_to_numpy(out_host, (10,), NPY_FLOAT32).argmax()))\n"
             "for d in digits:\n"
             "    acl.rt.memcpy_async(in_dev, in_size, pinned[d], in_size, "
             "ACL_MEMCPY_HOST_TO_DEVICE, stream)\n"
             "    acl.mdl.execute_async(digits_id, in_ds, out_ds, stream)\n"
+            "    acl.rt.memcpy_async(out_host, out_size, out_dev, out_size, "
+            "ACL_MEMCPY_DEVICE_TO_HOST, stream)\n"
             "    acl.rt.launch_callback(collect, [d], ACL_CALLBACK_BLOCK, stream)\n"
             "acl.rt.synchronize_stream(stream)",
     "09.1": "m = acl.media\n"
@@ -187,7 +188,8 @@ SAYS = {
              "acl.mdl.get_output_size_by_index(desc, i)", "acl.rt.malloc",
              "acl.create_data_buffer", "acl.mdl.add_dataset_buffer"],
     "08.3": ["collect(user_data)", "out_dev into out_host", "appends the index of the highest",
-             "acl.rt.memcpy_async from pinned[digit] into in_dev", "acl.mdl.execute_async",
+             "acl.rt.memcpy_async from pinned[digit] into in_dev",
+             "acl.rt.memcpy_async from out_dev into out_host", "acl.mdl.execute_async",
              "acl.rt.launch_callback with ACL_CALLBACK_BLOCK", "synchronize stream"],
     "09.1": ["acl.media.dvpp_get_pic_desc_width / _height / _width_stride / _height_stride",
              "copy ws * hs bytes from dvpp_get_pic_desc_data(decoded)",

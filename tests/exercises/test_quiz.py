@@ -332,7 +332,7 @@ def test_progress_shows_each_chapter_as_of_now(home):
     assert rows["03"].exercises_passed == () and rows["00"].questions == 0
     text = repr(shown)
     line = next(t for t in text.splitlines() if t.startswith("02 "))
-    assert "1 of 2 (02.1)" in line and "1 of 5" in line
+    assert "1 of 2 (02.1)" in line and "1 of 6" in line
     bundle = shown._repr_mimebundle_()
     assert bundle["text/plain"] == text and bundle["image/svg+xml"].startswith("<svg")
     assert "base64" in bundle["text/html"]

@@ -226,7 +226,7 @@ def test_pool_refusals_and_injected_faults_speak_the_learners_language():
     try:
         with pytest.raises(errors.AclLabError, match="4096 B 中只有 4096 B 空闲。请释放"):
             pool.alloc(5000)
-        assert "0 个内存块" in repr(pool)
+        assert "0 个内存段" in repr(pool)
         fault = acl_lab.inject("rt.malloc", code=207001)
         assert repr(fault).startswith("<注入的故障：rt.malloc 以 ACL_ERROR_RT_MEMORY_ALLOCATION")
         assert acl.rt.malloc(64, 0)[1] == 207001

@@ -214,7 +214,7 @@ def test_acl_managed_model_memory_is_counted_once_and_freed_at_unload(acl, model
     allocs = _model_allocations()
     assert sorted((a["api"], a["size"]) for a in allocs) == [
         ("model_weight", m.weight_size), ("model_work", m.work_size)]
-    assert before - _hbm_free(acl) == sum(a["footprint"] for a in allocs)
+    assert before - _hbm_free(acl) == sum(a["occupied"] for a in allocs)
     [entry] = acl_lab.snapshot()["offline_models"]
     assert entry["memory"] == "acl" and entry["model_id"] == model_id
     assert acl.mdl.unload(model_id) == 0

@@ -58,7 +58,7 @@ EPILOGUE = """
 snap = acl_lab.snapshot()
 for p in snap["pools"]:
     ours = [a for a in snap["allocations"] if a["pool"] == p["label"]]
-    assert p["used"] == sum(a["footprint"] for a in ours), p
+    assert p["used"] == sum(a["occupied"] for a in ours), p
 for s in snap["streams"]:
     assert s["issued"] == s["executed"] + s["pending"], s
 assert snap["touched_bytes"] <= """ + str(BUDGET_MIB << 20) + """, snap["touched_bytes"]

@@ -7,7 +7,7 @@ handler, as the interpreter would) on the n-th Python function call of an operat
 (sampled evenly when there are many); a KeyboardInterrupt the handler put off until the call
 returned (acl_lab/support/interrupts.py) is awaited. After each:
 
-- the books add up: every pool's used bytes are the footprints of its allocations, every
+- the books add up: every pool's used bytes are what its allocations occupy, every
   stream's issued tasks are executed + pending, the RAM the budget counts is the RAM the
   storage holds, and nothing stays reserved for work that is no longer queued;
 - a synchronous call either did not happen (snapshot and bytes exactly as before) or
@@ -158,9 +158,9 @@ def books_add_up():
     rt, snap = sim.rt, acl_lab.snapshot()
     for p in snap["pools"]:
         ours = [a for a in snap["allocations"] if a["pool"] == p["label"]]
-        assert p["used"] == sum(a["footprint"] for a in ours), p["label"]
+        assert p["used"] == sum(a["occupied"] for a in ours), p["label"]
     for p in rt.memory.all_pools():
-        assert p.blocks.used == sum(a.footprint for a in rt.memory.allocs.values()
+        assert p.blocks.used == sum(a.occupied for a in rt.memory.allocs.values()
                                     if a.pool is p), p.label
         for part in [p.storage._pool, *p.storage._big.values()]:     # pool, big blocks
             m = part._m

@@ -168,9 +168,6 @@ CASES = [
      lambda e: "mode 9"),
     ("execute-timeout-0", lambda e: e.acl.mdl.ri_execute(e.model, 0), RT_PARAM,
      lambda e: "timeout 0"),
-    ("malloc-cached-huge-only",
-     lambda e: e.acl.rt.malloc_cached(64, C.ACL_MEM_MALLOC_HUGE_ONLY), RT_PARAM,
-     lambda e: "HUGE_ONLY"),
     # ----- dead handles ---------------------------------------------------------------------
     ("synchronize-destroyed-stream", lambda e: e.acl.rt.synchronize_stream(e.dead_stream),
      C.ACL_ERROR_RT_INVALID_HANDLE, lambda e: h(e.dead_stream)),

@@ -4,7 +4,7 @@ them register back at their own address, and their RAM is counted and given back
 import numpy as np
 
 import acl_lab
-from acl_lab.constants import (ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEMCPY_DEVICE_TO_DEVICE,
+from acl_lab.constants import (ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_NORMAL_ONLY, ACL_MEMCPY_DEVICE_TO_DEVICE,
                                ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_HOST_TO_HOST, ACL_SUCCESS)
 from acl_lab.sim.storage import BIG_BLOCK, BIG_CHUNK, LazyStorage, fill_garbage
 
@@ -31,8 +31,9 @@ def test_a_big_block_reads_the_same_fresh_garbage_as_the_pool_mapping():
 
 
 def test_two_big_blocks_sit_at_the_same_offset_in_a_host_page(acl):
-    low, _ = acl.rt.malloc(4 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)
-    high, _ = acl.rt.malloc(4 * MiB, ACL_MEM_MALLOC_HUGE_FIRST)
+    # normal pages: blocks pack at 64-byte starts (huge pages would round each to 2 MiB)
+    low, _ = acl.rt.malloc(4 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY)
+    high, _ = acl.rt.malloc(4 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY)
     assert high - low == 4 * MiB + 64             # simulated addresses: the pool's placement
     (a, storage), (b, _) = _block(acl, low), _block(acl, high)
     va = storage.view(a.ptr - a.pool.base, 4 * MiB)

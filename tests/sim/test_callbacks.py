@@ -11,6 +11,8 @@ import pytest
 
 from acl_lab import constants as C
 
+MiB = 1 << 20
+
 
 class Worker:
     """The pyACL pattern: a thread looping on process_report until told to stop."""
@@ -81,6 +83,44 @@ def test_the_trace_gives_each_task_to_the_call_that_issued_it_not_to_a_waiting_w
     assert not [c for c in calls if c.name == "rt.process_report" and c.task is not None]
 
 
+def _worker_waits(acl):
+    """One run of chapter 08's pattern (blocking callbacks that only read host memory); the
+    worker's process_report spans with modeled time in them, after its loop timed out once
+    more."""
+    import acl_lab
+    acl_lab.reset("910b")
+    acl.init()
+    acl.rt.set_device(0)
+    w = Worker(acl)
+    try:
+        stream, _ = acl.rt.create_stream()
+        assert acl.rt.subscribe_report(w.tid, stream) == 0
+        dev, _ = acl.rt.malloc(64 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
+        for k in range(3):                # the stream runs well ahead of the host
+            assert acl.rt.memset_async(dev, 64 * MiB, k, 64 * MiB, stream) == 0
+            assert acl.rt.launch_callback(lambda d: None, [k], C.ACL_CALLBACK_BLOCK,
+                                          stream) == 0
+        assert acl.rt.synchronize_stream(stream) == 0
+        time.sleep(0.05)                  # the worker's next process_report times out
+        ends = [r["end_us"] for r in acl_lab.snapshot()["timeline"] if r["kind"] == "callback"]
+        waits = [(c.start_us, c.end_us) for c in acl_lab.tracer().calls
+                 if c.name == "rt.process_report" and c.end_us > c.start_us]
+        return waits, ends
+    finally:
+        acl.rt.unsubscribe_report(w.tid, stream)
+        w.close()
+
+
+def test_the_workers_waits_end_with_their_callbacks_on_every_run(acl):
+    """A worker's process_report returns when the stream reaches its blocking callback, and
+    whether it is back in process_report before the next one must not depend on thread
+    scheduling: the timeline of chapter 08 is compared by nbval."""
+    runs = [_worker_waits(acl) for _ in range(5)]
+    assert all(r == runs[0] for r in runs), runs
+    waits, callback_ends = runs[0]
+    # each wait ends when the stream reaches its callback (the host runs it then), and the
+    # loop's next wait starts from there: none is left over after the last one
+    assert [end for _start, end in waits] == callback_ends
 def test_a_callbacks_calls_happen_when_the_stream_reached_it(acl, worker):
     """Deferred execution runs callbacks only when the main thread waits, long after they
     were queued: their copies still sit in modeled time where their stream reached each
@@ -303,4 +343,35 @@ def test_ctrl_c_while_waiting_for_a_blocking_callback_runs_it_once(acl, worker):
     release.set()
     assert acl.rt.synchronize_stream(stream) == 0
     assert runs == ["once"]
+    assert acl.rt.unsubscribe_report(worker.tid, stream) == 0
+
+
+def test_a_forbidden_call_in_a_callback_runs_but_is_reported(acl, worker):
+    """aclrtLaunchCallback 约束说明 (hicann/runtime 12_execution_control.md): no allocation,
+    free, synchronisation or task submission in a callback. The runtime does not check, so
+    the call goes ahead; the simulator says so (snapshot()["reports"] and stderr)."""
+    import acl_lab
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(worker.tid, stream) == 0
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(64)
+    rets = []
+
+    def copies_inside(_):
+        rets.append(acl.rt.memcpy(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST))
+
+    def reads_only(_):
+        rets.append(int(acl.util.ptr_to_numpy(host, (1,), np.dtype(np.uint8).num)[0]))
+
+    assert acl.rt.memset_async(dev, 64, 5, 64, stream) == 0
+    assert acl.rt.launch_callback(copies_inside, [], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert rets == [0]
+    reports = acl_lab.snapshot()["reports"]
+    assert len(reports) == 1 and reports[0].startswith("aclrtMemcpy was called inside a host "
+                                                       "callback")
+    assert acl.rt.memcpy_async(host, 64, dev, 64, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.launch_callback(reads_only, [], C.ACL_CALLBACK_BLOCK, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert rets == [0, 5] and len(acl_lab.snapshot()["reports"]) == 1
     assert acl.rt.unsubscribe_report(worker.tid, stream) == 0

@@ -194,16 +194,32 @@ def test_default_stream_cannot_wait_on_a_captured_event(acl, streams):
 
 def test_linking_two_captures_through_an_event_invalidates(acl, streams):
     """CaptureEventWait: the event's model differs from the waiting stream's ->
-    RT_ERROR_STREAM_CAPTURE_CONFLICT (107032), and TerminateCapture invalidates."""
+    RT_ERROR_STREAM_CAPTURE_CONFLICT (107032), and TerminateCapture (capture_model_utils.cc)
+    invalidates the event's capture and the stream's."""
     s1, s2, _ = streams
     e = sync_event(acl)
     assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
     assert acl.mdl.ri_capture_begin(s2, GLOBAL) == 0
     assert acl.rt.record_event(e, s1) == 0
     assert acl.rt.stream_wait_event(s2, e) == C.ACL_ERROR_STREAM_CAPTURE_CONFLICT
-    assert capture_status(acl, s2) == INVALIDATED
+    assert capture_status(acl, s2) == INVALIDATED and capture_status(acl, s1) == INVALIDATED
     assert acl.mdl.ri_capture_end(s2) == (0, C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
-    assert acl.mdl.ri_capture_end(s1)[1] == 0
+    assert acl.mdl.ri_capture_end(s1) == (0, C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
+    assert acl_lab.snapshot()["models"] == []
+
+
+def test_recording_another_captures_event_invalidates_both(acl, streams):
+    """CaptureEventRecord: an event captured in one model recorded on a stream of another
+    -> 107032, both captures terminated."""
+    s1, s2, _ = streams
+    e = sync_event(acl)
+    assert acl.mdl.ri_capture_begin(s1, GLOBAL) == 0
+    assert acl.mdl.ri_capture_begin(s2, GLOBAL) == 0
+    assert acl.rt.record_event(e, s1) == 0
+    assert acl.rt.record_event(e, s2) == C.ACL_ERROR_STREAM_CAPTURE_CONFLICT
+    assert capture_status(acl, s1) == INVALIDATED and capture_status(acl, s2) == INVALIDATED
+    for s in (s1, s2):
+        assert acl.mdl.ri_capture_end(s) == (0, C.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED)
 
 
 def test_parallel_branches_replay_in_the_time_of_the_longest(acl, streams):

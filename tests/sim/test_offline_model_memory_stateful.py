@@ -1,6 +1,6 @@
 """Stateful: whatever mix of ACL-managed and app-managed loads, unloads and frees a program
 makes, model memory is counted exactly once — get_mem_info's free bytes always equal the
-pools' size less the footprints of the live allocations, ACL holds two blocks per model it
+pools' size less what the live allocations occupy, ACL holds two blocks per model it
 manages and none for the others, and unload gives back exactly what ACL took."""
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_model_memory_is_counted_once(om_path):
             snap = acl_lab.snapshot()
             hbm = [a for a in snap["allocations"] if a["pool"].startswith("HBM")]
             free = self.acl.rt.get_mem_info(C.ACL_HBM_MEM)[0]
-            assert free == self.total - sum(a["footprint"] for a in hbm)
+            assert free == self.total - sum(a["occupied"] for a in hbm)
             acl_owned = sum(m is None for m in self.models.values())
             assert sum(a["api"].startswith("model_") for a in hbm) == 2 * acl_owned
             rows = {m["model_id"]: m["memory"] for m in snap["offline_models"]}

@@ -37,7 +37,8 @@ def test_every_code_a_chapter_shows_names_an_application_cause(code):
 
 @pytest.mark.parametrize("code, lesson", [
     (207000, "1 GiB huge pages"),                    # chapter 04: the chip has no such pages
-    (207000, "record events outside the capture"),   # chapter 06
+    (207000, "only aclrtCreateEventExWithFlag events can be captured"),   # chapters 01, 06
+    (207000, "stream capture on a chip without ACL Graph"),   # chapter 06, the SoC table
     (507011, "freed"),                               # chapter 06: a captured buffer freed
     (507011, "aclmdlRIDestroy"),
     (507007, "aclrtResetDevice without a matching aclrtSetDevice"),   # chapter 01

@@ -20,7 +20,8 @@ CODE = sorted([*(ROOT / "acl_lab").rglob("*.py"), *(ROOT / "tests").rglob("*.py"
 
 
 def test_the_rules_are_numbered_one_after_another():
-    assert [r.number for r in read_rules()] == list(range(1, 25))
+    numbers = [r.number for r in read_rules()]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 28
 
 
 def test_every_rule_names_its_source():

@@ -21,6 +21,12 @@ def seed_malloc_bytes(size: int) -> int:
     return seed_align_up(size, 32) + 32
 
 
+def huge_page_bytes(size: int) -> int:
+    """What a huge-page aclrtMalloc block occupies: whole 2 MiB pages (hicann/runtime FAQ
+    如何选择合适的内存分配策略: 1 KB with HUGE_ONLY "实际占用 2MB（大页对齐）")."""
+    return seed_align_up(seed_malloc_bytes(size), 2 * MiB)
+
+
 def pool_total(profile: str, kind: str, page: str) -> int:
     return sum(p.size for p in PROFILES[profile].pools
                if p.kind == kind and p.page == page and not p.p2p)
@@ -86,8 +92,8 @@ def test_rule03_policies_pick_pages(acl_on, profile, policy, size, page):
     huge, normal = free_bytes(acl, huge_attr), free_bytes(acl, normal_attr)
     ptr, ret = acl.rt.malloc(size, policy)
     assert ret == 0
-    taken = seed_malloc_bytes(size)
-    expected = (huge - taken, normal) if page == "huge" else (huge, normal - taken)
+    expected = ((huge - huge_page_bytes(size), normal) if page == "huge" else
+                (huge, normal - seed_malloc_bytes(size)))
     assert (free_bytes(acl, huge_attr), free_bytes(acl, normal_attr)) == expected
     assert acl.rt.free(ptr) == 0
     assert (free_bytes(acl, huge_attr), free_bytes(acl, normal_attr)) == (huge, normal)
@@ -113,24 +119,45 @@ def test_rule03_huge_first_falls_back_to_normal_when_huge_runs_out(acl_on):
 def test_rule03_huge_only_fails_when_huge_pages_run_out(acl_on):
     acl = acl_on("310")
     huge_total = pool_total("310", "DDR", "huge")
-    assert acl.rt.malloc(huge_total - 4 * MiB, C.ACL_MEM_MALLOC_HUGE_ONLY)[1] == 0
+    assert acl.rt.malloc(huge_total - 4 * MiB - 32, C.ACL_MEM_MALLOC_HUGE_ONLY)[1] == 0
+    assert free_bytes(acl, C.ACL_DDR_MEM_HUGE) == 4 * MiB
     normal = free_bytes(acl, C.ACL_DDR_MEM_NORMAL)
     ptr, ret = acl.rt.malloc(8 * MiB, C.ACL_MEM_MALLOC_HUGE_ONLY)
     assert (ptr, ret) == (0, C.ACL_ERROR_RT_MEMORY_ALLOCATION)
     msg = acl.get_recent_err_msg()
     assert "DDR huge" in msg and str(seed_malloc_bytes(8 * MiB)) in msg
     assert free_bytes(acl, C.ACL_DDR_MEM_NORMAL) == normal   # no fallback to normal pages
-    assert acl.rt.malloc(2 * MiB, C.ACL_MEM_MALLOC_HUGE_ONLY)[1] == 0   # what is left still serves
+    assert acl.rt.malloc(4 * MiB - 32, C.ACL_MEM_MALLOC_HUGE_ONLY)[1] == 0   # what is left serves
+    assert free_bytes(acl, C.ACL_DDR_MEM_HUGE) == 0
 
 
-def test_rule03_huge_only_high_bandwidth_stays_in_hbm(acl):
-    flags = C.ACL_MEM_MALLOC_HUGE_ONLY | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH
-    hbm_huge = pool_total("910b", "HBM", "huge")
-    assert acl.rt.malloc(hbm_huge - 4 * MiB, flags)[1] == 0
-    ddr = free_bytes(acl, C.ACL_DDR_MEM)
-    assert acl.rt.malloc(8 * MiB, flags) == (0, C.ACL_ERROR_RT_MEMORY_ALLOCATION)
-    assert "HBM huge" in acl.get_recent_err_msg()
-    assert free_bytes(acl, C.ACL_DDR_MEM) == ddr
+@pytest.mark.parametrize("size", [1000, 3 * MiB])
+def test_rule03_huge_pages_are_taken_whole(acl, size):
+    """A huge-page block occupies whole 2 MiB pages: get_mem_info and the snapshot say so."""
+    huge = free_bytes(acl, C.ACL_HBM_MEM_HUGE)
+    ptr, ret = acl.rt.malloc(size, C.ACL_MEM_MALLOC_HUGE_ONLY)
+    assert ret == 0 and ptr % (2 * MiB) == 0
+    assert huge - free_bytes(acl, C.ACL_HBM_MEM_HUGE) == huge_page_bytes(size)
+    a = allocation(ptr)
+    assert (a["footprint"], a["occupied"]) == (seed_malloc_bytes(size), huge_page_bytes(size))
+    assert acl.rt.free(ptr) == 0 and free_bytes(acl, C.ACL_HBM_MEM_HUGE) == huge
+
+
+@pytest.mark.parametrize("flag", [C.ACL_MEM_TYPE_LOW_BAND_WIDTH, C.ACL_MEM_TYPE_HIGH_BAND_WIDTH])
+@pytest.mark.parametrize("policy", [C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE_ONLY,
+                                    C.ACL_MEM_MALLOC_NORMAL_ONLY])
+def test_rule03_a_bandwidth_flag_ored_in_makes_the_default_policy(acl, policy, flag):
+    """aclrtMalloc takes one policy value (11-01 约束说明: OR-ing only on IPV350); the runtime
+    compares the policy with each enum value (aclMallocMemInner), so an OR-ed one gets the
+    default flags: HUGE_FIRST, HBM first, the flag ignored."""
+    before = {a: free_bytes(acl, a) for a in (C.ACL_HBM_MEM_HUGE, C.ACL_HBM_MEM_NORMAL,
+                                               C.ACL_DDR_MEM)}
+    ptr, ret = acl.rt.malloc(100, policy | flag)
+    assert ret == 0
+    taken = {a: before[a] - free_bytes(acl, a) for a in before}
+    assert taken == {C.ACL_HBM_MEM_HUGE: 0, C.ACL_HBM_MEM_NORMAL: seed_malloc_bytes(100),
+                     C.ACL_DDR_MEM: 0}
+    assert acl.rt.free(ptr) == 0
 
 
 # ----- rule 4 ------------------------------------------------------------------------------
@@ -235,7 +262,7 @@ def test_rule07_get_mem_info_per_attribute_on_910b(acl):
 
     ddr, hbm = free_bytes(acl, C.ACL_DDR_MEM), free_bytes(acl, C.ACL_HBM_MEM)
     ptr, _ = acl.rt.malloc(3 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)      # HBM is used first
-    assert free_bytes(acl, C.ACL_HBM_MEM) == hbm - seed_malloc_bytes(3 * MiB)
+    assert free_bytes(acl, C.ACL_HBM_MEM) == hbm - huge_page_bytes(3 * MiB)
     assert free_bytes(acl, C.ACL_DDR_MEM) == ddr
     assert acl.rt.free(ptr) == 0 and free_bytes(acl, C.ACL_HBM_MEM) == hbm
 
@@ -251,7 +278,7 @@ def test_rule07_ddr_only_310_answers_hbm_queries_with_ddr_figures(acl_on):
     free, total, ret = acl.rt.get_mem_info(C.ACL_DDR_MEM)
     assert ret == 0
     assert total == pool_total("310", "DDR", "huge") + pool_total("310", "DDR", "normal")
-    assert free == total - seed_malloc_bytes(5 * MiB) - seed_malloc_bytes(100)
+    assert free == total - huge_page_bytes(5 * MiB) - seed_malloc_bytes(100)
 
 
 @pytest.mark.parametrize("attr", [18, 1000, -1])
@@ -367,8 +394,8 @@ def test_rule12_malloc_host_is_pinned_and_64_byte_aligned(acl_on, profile):
         ptr, ret = acl.rt.malloc_host(size)
         assert ret == 0 and ptr % 64 == 0
         a = allocation(ptr)
-        assert (a["location"], a["pinned"], a["footprint"]) == ("host", True,
-                                                                seed_align_up(size, 32))
+        # the size as asked: aclrtMallocHostImpl rounds nothing (only the start is aligned)
+        assert (a["location"], a["pinned"], a["footprint"]) == ("host", True, size)
 
 
 def test_rule12_device_mode_malloc_host_is_device_memory_without_alignment_promise(acl_on):
@@ -394,9 +421,39 @@ def test_rule13_malloc_cached_behaves_like_malloc(acl):
     assert acl.rt.free(ptr) == 0 and free_bytes(acl, C.ACL_HBM_MEM) == before
 
 
-def test_rule13_malloc_cached_refuses_huge_only(acl):
-    before = free_bytes(acl, C.ACL_HBM_MEM)
-    assert acl.rt.malloc_cached(4 * MiB, C.ACL_MEM_MALLOC_HUGE_ONLY) \
-        == (0, C.ACL_ERROR_RT_PARAM_INVALID)
-    assert "HUGE_ONLY" in acl.get_recent_err_msg()
-    assert free_bytes(acl, C.ACL_HBM_MEM) == before
+def test_rule13_malloc_cached_takes_huge_only_as_malloc_does(acl):
+    """The docs: equivalent to aclrtMalloc, HUGE_ONLY accepted; the source agrees on the
+    standard SoCs (rtMallocCached -> DevMalloc, src/runtime/api/api_c_standard_soc.cc)."""
+    before = free_bytes(acl, C.ACL_HBM_MEM_HUGE)
+    ptr, ret = acl.rt.malloc_cached(1000, C.ACL_MEM_MALLOC_HUGE_ONLY)
+    assert ret == 0
+    assert before - free_bytes(acl, C.ACL_HBM_MEM_HUGE) == huge_page_bytes(1000)
+    assert acl.rt.free(ptr) == 0 and free_bytes(acl, C.ACL_HBM_MEM_HUGE) == before
+
+
+# ----- rule 6, the async copy: the kind is a real parameter ----------------------------------
+@pytest.mark.parametrize("kind, ret", [
+    (C.ACL_MEMCPY_HOST_TO_DEVICE, 0), (C.ACL_MEMCPY_DEFAULT, 0),
+    (C.ACL_MEMCPY_DEVICE_TO_HOST, C.ACL_ERROR_RT_PARAM_INVALID),
+    (C.ACL_MEMCPY_HOST_TO_HOST, C.ACL_ERROR_RT_PARAM_INVALID)])
+def test_rule06_an_async_copy_with_pageable_memory_needs_a_fitting_kind(acl, kind, ret):
+    """11-03 aclrtMemcpyAsync: kind is a real parameter. The runtime corrects a kind that
+    contradicts pinned or device memory, but with pageable memory only the kinds of its
+    MemcpyKindReviseMap pass (api_error.cc): numpy -> device takes H2D or D2D."""
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    src = np.full(64, 3, np.uint8)
+    assert acl.rt.memcpy_async(dev, 64, acl.util.numpy_to_ptr(src), 64, kind, stream) == ret
+    if ret:
+        assert "pageable memory" in acl.get_recent_err_msg()
+    assert acl.rt.synchronize_stream(stream) == 0
+
+
+def test_rule06_an_async_copy_corrects_a_kind_that_contradicts_pinned_memory(acl):
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(64, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    host, _ = acl.rt.malloc_host(64)
+    write(acl, host, bytes([4]) * 64)
+    assert acl.rt.memcpy_async(dev, 64, host, 64, C.ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert read(acl, dev, 64) == bytes([4]) * 64

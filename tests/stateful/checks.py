@@ -84,17 +84,18 @@ class Checks:
             a = allocs[ptr]
             assert (a["size"], a["api"], a["location"], a["device"], a["footprint"]) == (
                 b.size, b.api, b.location, b.device, b.footprint), (a, b)
+            assert b.pool is None or a["occupied"] == b.occupied, (a, b)
             assert b.pool is None or a["pool"].startswith(b.pool + " ("), (a, b.pool)
         by_pool: dict[str, list] = {}
         for a in snap["allocations"]:
             by_pool.setdefault(a["pool"], []).append(a)
         for p in snap["pools"]:
             blocks = sorted(by_pool.get(p["label"], []), key=lambda a: a["ptr"])
-            ends = [p["base"]] + [a["ptr"] + a["footprint"] for a in blocks]
+            ends = [p["base"]] + [a["ptr"] + a["occupied"] for a in blocks]
             starts = [a["ptr"] for a in blocks] + [p["base"] + p["total"]]
             assert all(e <= s for e, s in zip(ends, starts)), f"overlap in {p['label']}"
             pool = (p["device"], p["label"].rsplit(" (", 1)[0])
-            assert p["used"] == m.used(pool) == sum(a["footprint"] for a in blocks), pool
+            assert p["used"] == m.used(pool) == sum(a["occupied"] for a in blocks), pool
             assert p["total"] == m.pool_sizes[pool]
 
     def check_handles(self, snap: dict) -> None:

@@ -185,13 +185,13 @@ def books_add_up(p: Program) -> None:
     rt = SESSION.simulator.rt
     snap = acl_lab.snapshot()
     for pool in rt.memory.all_pools():
-        ours = sorted((a.ptr, a.footprint) for a in rt.memory.allocs.values() if a.pool is pool)
+        ours = sorted((a.ptr, a.occupied) for a in rt.memory.allocs.values() if a.pool is pool)
         _tiles(pool.blocks, ours, pool.label)
         for part in [pool.storage._pool, *pool.storage._big.values()]:
             m = part._m
             assert (0 if m is None else int(m.touched.sum())) == part.touched_chunks
     for row in snap["pools"]:
-        assert row["used"] == sum(a["footprint"] for a in snap["allocations"]
+        assert row["used"] == sum(a["occupied"] for a in snap["allocations"]
                                   if a["pool"] == row["label"]), row
     assert rt.memory.ram.used == rt.memory.touched_bytes()
     for s in rt.all_streams():

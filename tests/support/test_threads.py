@@ -71,9 +71,9 @@ def test_concurrent_malloc_and_free_keep_accounting_exact(acl):
     all_live.wait()
     allocs = [a for a in acl_lab.snapshot()["allocations"] if a["location"] == "device"]
     for a, b in zip(allocs, allocs[1:]):
-        assert a["ptr"] + a["footprint"] <= b["ptr"]
+        assert a["ptr"] + a["occupied"] <= b["ptr"]
     assert acl.rt.get_mem_info(C.ACL_HBM_MEM) == (
-        free0 - sum(a["footprint"] for a in allocs), total, 0)
+        free0 - sum(a["occupied"] for a in allocs), total, 0)
     may_free.wait()
     for t in threads:
         t.join()

@@ -30,9 +30,10 @@ def _groups(view) -> dict[str, list[tuple[str, int]]]:
 def test_each_block_shows_where_it_lives(acl):
     """Chapter 02's blocks: pinned host, pageable host, device pools by page size, DVPP."""
     pinned, _ = acl.rt.malloc_host(512)
-    small, _ = acl.rt.malloc(512, C.ACL_MEM_MALLOC_HUGE_FIRST)
+    hbm_normal = acl.rt.get_mem_info(C.ACL_HBM_MEM_NORMAL)[0]
+    full, _ = acl.rt.malloc(hbm_normal - 32, C.ACL_MEM_MALLOC_NORMAL_ONLY)   # HBM normal full
+    small, _ = acl.rt.malloc(512, C.ACL_MEM_MALLOC_HUGE_FIRST)       # so: DDR normal pages
     big, _ = acl.rt.malloc(3 * MiB, C.ACL_MEM_MALLOC_HUGE_FIRST)
-    low, _ = acl.rt.malloc(100, C.ACL_MEM_MALLOC_HUGE_FIRST | C.ACL_MEM_TYPE_LOW_BAND_WIDTH)
     dvpp, _ = acl.media.dvpp_malloc(512)
     samples = np.zeros(512, dtype=np.uint8)
     pageable = acl.util.numpy_to_ptr(samples)
@@ -42,16 +43,19 @@ def test_each_block_shows_where_it_lives(acl):
         "host pinned (page-locked): malloc_host": [("malloc_host", pinned)],
         "host pageable: numpy arrays, bytes": [("numpy", pageable)],
         "device 0 HBM huge pages": [("malloc", big)],
-        "device 0 HBM normal pages": [("malloc", small), ("dvpp_malloc", dvpp)],
+        "device 0 HBM normal pages": [("malloc", full)],
         "device 0 DDR huge pages": [],
-        "device 0 DDR normal pages": [("malloc", low)],
+        "device 0 DDR normal pages": [("malloc", small), ("dvpp_malloc", dvpp)],
     }
     texts = svg_texts(view.svg())
     assert f"weights: malloc 512 B, takes 544 B at 0x{small:x}" in texts   # acl_lab.name
     assert f"malloc_host 512 B at 0x{pinned:x}" in texts
+    # a huge-page block holds whole 2 MiB pages (the runtime FAQ: 1 KB HUGE_ONLY takes 2 MB)
+    assert f"malloc 3.0 MiB, takes 3.0 MiB, occupies 4.0 MiB (whole huge pages) at 0x{big:x}" \
+        in texts
     assert {"Host", "Device 0", "HBM huge pages", "DVPP memory (128-byte starts)"} <= set(texts)
     assert repr(view) == ("MemoryMap: 6 blocks: pinned 1 (512 B), pageable 1 (512 B), "
-                          "device 3 (3.0 MiB), DVPP 1 (512 B)")
+                          "device 3 (4.0 GiB), DVPP 1 (512 B)")
     assert _overflow(view.svg()) == []
 
 

@@ -106,13 +106,13 @@ def _capture(acl, stream, tasks: int = 3) -> int:
 def test_pool_view_in_chinese(chinese, acl):
     pool = MemoryPool(acl, 4096)
     view = PoolView(pool)
-    assert_chinese(view, "0 个内存块", "有效数据 (len)", "对齐间隙", "空闲", "申请", "释放",
+    assert_chinese(view, "0 个内存段", "有效数据 (len)", "对齐间隙", "空闲", "申请", "释放",
                    "检查保护字节", "刷新", "长度", "规则")
     view.alloc_button.click()
     labels = pool.alloc(300, name="labels")
     view.refresh()
     view.segment.value = labels
-    assert_chinese(view, "内存块 labels 位于 +0xc0", "有效数据 300", "保护字节", "碎片率")
+    assert_chinese(view, "内存段 labels 位于 +0xc0", "有效数据 300", "保护字节", "碎片率")
     write(acl, labels, bytes(301))
     view.check_button.click()
     assert "ACL_ERROR_RT_PARAM_INVALID" in view.status.value and "保护字节" in view.status.value
@@ -121,7 +121,7 @@ def test_pool_view_in_chinese(chinese, acl):
     view.refresh()
     view.free_button.click()
     view.free_button.click()
-    assert "请先选择要释放的内存块" in view.status.value
+    assert "请先选择要释放的内存段" in view.status.value
     pool.close(force=True)
     view.refresh()
     assert_chinese(view, "内存池已关闭：显示最后所见状态", "已关闭的 4096 B 内存池")
@@ -137,7 +137,7 @@ def test_a_wide_pool_view_in_chinese(chinese, acl):
 
 def test_alignment_explorer_in_chinese(chinese):
     explorer = AlignmentExplorer(1000, 128)
-    assert_chinese(explorer, "内存块 m", "（填充 24 B）", "起始地址为 64 的倍数", "刻度线标出",
+    assert_chinese(explorer, "内存段 m", "（填充 24 B）", "起始地址为 64 的倍数", "刻度线标出",
                    "ALIGN_UP 向上对齐的填充", "+32 字节")
 
 
@@ -199,7 +199,7 @@ def test_capture_graph_in_chinese(chinese, acl):
     assert acl.mdl.ri_destroy(model) == 0
     graph.refresh()
     assert_chinese(graph, "已销毁：显示最后所见状态")
-    assert_chinese(CaptureGraph(0x7FFFFFFF), "不是捕获模型")
+    assert_chinese(CaptureGraph(0x7FFFFFFF), "不是模型运行实例")
 
 
 def test_memory_map_in_chinese(chinese, acl):

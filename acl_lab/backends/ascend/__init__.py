@@ -143,6 +143,7 @@ def snapshot(guard) -> Snapshot:
         "events": [{"handle": h, "device": d, "stream": None, "recorded_at_us": None}
                    for h, d in guard.events.items()],
         "allocations": [{"ptr": e.ptr, "size": e.size, "footprint": e.footprint,
+                         "occupied": e.footprint if e.python_owned else None,
                          "api": e.api, "location": e.location, "device": e.device,
                          "pool": "pageable" if e.python_owned else e.where,
                          "pinned": e.api == "malloc_host"}

@@ -103,6 +103,36 @@ ask("01", N_("A second `acl.init()` in the same process returns 100002. What sho
     (N_("Reset every device: the runtime is now in a broken state"),
      N_("The repeated call failed without changing any state.")))
 
+ask("01", N_("With device 1 current, a program calls `acl.rt.memset_async(buf, 64, 0, 64, s0)` "
+             "on a stream `s0` it created while device 0 was current. What happens?"), 2,
+    (N_("The task runs on device 0, which owns s0"),
+     N_("The runtime does not switch devices for you: the stream must belong to the current "
+        "context.")),
+    (N_("The task runs on device 1"),
+     N_("A stream belongs to the device and context it was created in.")),
+    ("ACL_ERROR_RT_STREAM_CONTEXT (107003)",
+     N_("The stream is not in the current context (the runtime FAQ on aclrtMemcpyAsync "
+        "failing on the wrong stream): set device 0 again, or use a stream of device 1.")))
+ask("01", N_("With device 0 current, `acl.rt.device_enable_peer_access(1, 0)` returns 0. "
+             "What is now enabled?"), 0,
+    (N_("Device 0 reaching device 1's memory, one way"),
+     N_("Enabling is one way, from the current device to the peer (the API reference); the "
+        "runtime FAQ enables both directions.")),
+    (N_("Both directions between devices 0 and 1"),
+     N_("Device 1 to device 0 needs its own call, with device 1 current.")),
+    (N_("Device 1 reaching device 0's memory"),
+     N_("The current device is the one that gains access to the peer.")))
+ask("01", N_("`aclrtSetDevice(0)` returns 507033 (ACL_ERROR_RT_DEV_SETUP_ERROR). What is the "
+             "usual cause?"), 1,
+    (N_("The device id is out of range"),
+     N_("That is 107001 (ACL_ERROR_RT_INVALID_DEVICEID).")),
+    (N_("The device could not get the memory the runtime needs for this process: other "
+        "processes hold it"),
+     N_("Field logs show EL0004 \"Failed to allocate memory\" under it: look at npu-smi info "
+        "before suspecting the hardware.")),
+    (N_("aclInit was not called"),
+     N_("aclrtSetDevice does not check aclInit; a missing init is not this code.")))
+
 # 02 · Host and device memory
 ask("02", N_("Which call frees memory that `acl.rt.malloc_host` returned?"), 1,
     ("acl.rt.free",
@@ -159,6 +189,17 @@ ask("02", N_("What do the bytes of a block fresh from `acl.rt.malloc` hold?"), 1
     (N_("The guard value 0xFD"),
      N_("0xFD is what acl_lab's MemoryPool writes into the padding of its segments "
         "(chapter 05), not what malloc returns.")))
+
+ask("02", N_("How much huge-page memory of the device does `acl.rt.malloc(1024, "
+             "ACL_MEM_MALLOC_HUGE_ONLY)` occupy?"), 2,
+    ("1024",
+     N_("The runtime pads the size first, and huge pages are taken whole.")),
+    ("1088",
+     N_("ALIGN_UP(1024, 32) + 32 = 1088 is what it asks for; on huge pages it occupies whole "
+        "pages.")),
+    ("2097152",
+     N_("A whole 2 MiB huge page (the runtime FAQ: 1 KB with HUGE_ONLY \"actually occupies "
+        "2MB\"): keep small blocks on normal pages.")))
 
 # 03 · memset and memcpy
 ask("03", N_("`acl.rt.memcpy(dst, dest_max, src, count, kind)` with `count > dest_max`: what "
@@ -238,8 +279,9 @@ ask("04", N_("On a 310 (DDR only), what does `acl.rt.get_mem_info(ACL_HBM_MEM)` 
 ask("04", N_("What does `get_mem_info(ACL_HBM_MEM_HUGE1G)` return on a chip without 1 GiB "
              "pages?"), 0,
     ("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)",
-     N_("The chip has no such pages: treat 207000 as \"not on this chip\", not as a failure "
-        "of the program.")),
+     N_("The runtime's source refuses the 1 GiB attributes on a chip without 1 GiB pages "
+        "(CheckIfSupport1GHugePage; the docs promise free = total = 0): treat 207000 as \"not "
+        "on this chip\", not as a failure of the program.")),
     ("ACL_ERROR_RT_INVALID_MEMORY_TYPE (107016)",
      N_("107016 is for an attribute outside aclrtMemAttr (0–17); HUGE1G is a valid "
         "attribute.")),
@@ -279,6 +321,26 @@ ask("04", N_("A program must run on servers and on boards. How does it choose th
         "copy) under ACL_DEVICE"),
      N_("The pyACL samples branch on the run mode once, as the tutorial's g_isDevice "
         "does.")))
+
+ask("04", N_("On a 310 (no P2P memory), what does `acl.rt.get_mem_info(ACL_MEM_P2P_NORMAL)` "
+             "return?"), 0,
+    (N_("0 free of 0 total, with ret 0"),
+     N_("An attribute the chip lacks answers free = total = 0 (the aclrtGetMemInfo "
+        "constraints).")),
+    ("ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000)",
+     N_("Only the 1 GiB-page attributes are refused with 207000.")),
+    ("ACL_ERROR_RT_INVALID_MEMORY_TYPE (107016)",
+     N_("107016 is for a value outside aclrtMemAttr.")))
+ask("04", N_("On a 910B, `acl.rt.malloc(100, ACL_MEM_MALLOC_HUGE_FIRST | "
+             "ACL_MEM_TYPE_LOW_BAND_WIDTH)`: where do the bytes land?"), 1,
+    (N_("In DDR: the flag asks for low-bandwidth memory"),
+     N_("The API reference allows OR-ing the bandwidth flags only on IPV350; aclMallocMemInner "
+        "compares the policy with each enum value.")),
+    (N_("In HBM's normal pages: an OR-ed value is no policy, and gets the default"),
+     N_("The value matches no policy, so the runtime uses the default flags: HUGE_FIRST, HBM "
+        "first; 100 bytes pad to 160 on normal pages.")),
+    ("ACL_ERROR_INVALID_PARAM (100000)",
+     N_("The value is not refused; it silently becomes the default policy.")))
 
 # 05 · Memory pool and alignment
 ask("05", N_("A segment of len = 100 bytes in a pool of runtime memory: how much does it "
@@ -346,7 +408,9 @@ ask("06", N_("During a GLOBAL capture on stream s, what does `acl.rt.synchronize
      N_("107030 is for synchronous memset/memcpy under GLOBAL; synchronizing is "
         "107027.")),
     (N_("Invalidates the capture: capture end returns 507903"),
-     N_("Only a failure while recording a captured event invalidates a capture.")))
+     N_("The runtime keeps the capture ACTIVE (the seed and the FAQ say such calls fail it: "
+        "rely on neither). A capture is invalidated when recording, waiting on or resetting a "
+        "captured event fails, or a task cannot be allocated for it.")))
 ask("06", N_("In the seed's sample, why does the thread switch itself to RELAXED around the "
              "synchronous `memcpy` of `other_d`?"), 0,
     (N_("In GLOBAL mode a synchronous memcpy is refused (107030); in RELAXED it runs once, "
@@ -375,8 +439,8 @@ ask("06", N_("Which mistake during a capture invalidates it, so that capture end
      N_("The event is checked before any capture handling: nothing is recorded and the "
         "capture stays ACTIVE.")),
     (N_("A captured event that links two different captures (107032)"),
-     N_("That failure happens while recording, so the runtime terminates the capture: it "
-        "becomes INVALIDATED.")),
+     N_("That failure happens while recording, so the runtime terminates both captures, the "
+        "event's and the stream's (TerminateCapture): they become INVALIDATED.")),
     (N_("An async task on the default stream (107031)"),
      N_("The task is refused (use a stream you created); the capture stays ACTIVE.")))
 ask("06", N_("Why is one replay of 32 captured Adds cheaper than issuing the 32 Adds "
@@ -388,6 +452,18 @@ ask("06", N_("Why is one replay of 32 captured Adds cheaper than issuing the 32 
      N_("Each recorded task runs at its own cost plus a small replay cost.")),
     (N_("A replay skips the Adds whose inputs did not change"),
      N_("A replay runs every recorded task, with the same addresses, every time.")))
+
+ask("06", N_("During a GLOBAL capture on s, what does `acl.rt.memcpy_async(buf, 64, "
+             "acl.util.numpy_to_ptr(array), 64, ACL_MEMCPY_HOST_TO_DEVICE, s)` return?"), 0,
+    ("ACL_ERROR_RT_PARAM_INVALID (107000)",
+     N_("The runtime runs an async copy with pageable memory as \"synchronize, then copy\", "
+        "which no capture can record: \"The pageable memory copy task does not support graph "
+        "capture\" (ApiErrorDecorator::MemcpyAsync).")),
+    ("ACL_ERROR_RT_STREAM_CAPTURED (107027)",
+     N_("107027 answers a synchronize of the capturing stream, not this copy.")),
+    ("ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC (107041)",
+     N_("107041 is for the same copy on a stream that is not capturing, while a GLOBAL capture "
+        "is on.")))
 
 # 07 · Capstone
 ask("07", N_("The copy stream uploads x, and the compute stream multiplies x at once, with "
@@ -501,6 +577,18 @@ ask("08", N_("A program unloads the same model ID twice. What does the second "
     ("ACL_ERROR_RT_MODEL_EXECUTE (507011)",
      N_("507011 is for executing a model whose memory was freed, not for unloading.")))
 
+ask("08", N_("A blocking callback needs the output of the execution queued before it. Where "
+             "does the copy of the output belong?"), 1,
+    (N_("In the callback: acl.rt.memcpy from out_dev to host memory"),
+     N_("A callback must not allocate, free, synchronize or submit tasks (aclrtLaunchCallback's "
+        "constraints): a synchronous copy is a task, and it may fail or deadlock.")),
+    (N_("On the stream, before the callback: acl.rt.memcpy_async into pinned host memory"),
+     N_("The stream runs execution, copy and callback in order; the callback only reads host "
+        "memory.")),
+    (N_("After synchronize_stream, in the main thread"),
+     N_("That works, but gives up what the callback was for: results in stream order without "
+        "waiting.")))
+
 # 09 · Media processing (DVPP)
 ask("09", N_("JPEGD decodes a 200x150 JPEG into YUV420SP (NV12). How many bytes must the "
              "output buffer hold at least?"), 2,
@@ -511,9 +599,9 @@ ask("09", N_("JPEGD decodes a 200x150 JPEG into YUV420SP (NV12). How many bytes 
      N_("That is 256 x 150: the Y plane of the width stride alone, without the height stride "
         "and without the UV plane.")),
     ("61440",
-     N_("Width stride ALIGN_UP(200, 128) = 256, height stride ALIGN_UP(150, 16) = 160, and "
-        "YUV420SP takes 3/2 bytes per place: 256 x 160 x 3/2 = 61440, what "
-        "dvpp_jpeg_predict_dec_size returns.")))
+     N_("Width stride ALIGN_UP(200, 64) = 256 on the 910B (ALIGN_UP(200, 128) = 256 on a "
+        "310 too), height stride ALIGN_UP(150, 16) = 160, and YUV420SP takes 3/2 bytes per "
+        "place: 256 x 160 x 3/2 = 61440, what dvpp_jpeg_predict_dec_size returns.")))
 ask("09", N_("The host copies a decoded picture (width 200, width stride 256) back and takes "
              "its first 200 x 150 bytes as the Y plane. What does it get?"), 1,
     (N_("The picture's Y plane: the padding comes after it"),

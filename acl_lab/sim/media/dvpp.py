@@ -105,7 +105,7 @@ def predict_dec_size(rt, data: int, size: int, fmt: int) -> int:
     why = _jpeg_sides(h.width, h.height)
     if why:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, f"{c}: {why}")
-    ws, hs = F.jpegd_strides(h.width, h.height)
+    ws, hs = F.jpegd_strides(rt.profile.soc, h.width, h.height)
     if fmt in F.YUV420SP:
         return ws * hs * 3 // 2
     per = {C.ACL_JPEG_CSS_444: 3, C.ACL_JPEG_CSS_422: 2, C.ACL_JPEG_CSS_440: 2,
@@ -232,7 +232,7 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
         why = _jpeg_sides(h.width, h.height)
         if why:
             raise rules.failed(c, why)
-        ws, hs = F.jpegd_strides(h.width, h.height)
+        ws, hs = F.jpegd_strides(rt.profile.soc, h.width, h.height)
         need = ws * hs * 3 // 2
         rules.buffer_size(c, PicDesc(size=out.size, format=out.format, width_stride=ws,
                                      height_stride=hs), need, _("the output picture"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from acl_lab import constants as C
 from acl_lab.align import align_up
+from acl_lab.spec.socs import Soc
 
 NV12, NV21 = C.PIXEL_FORMAT_YUV_SEMIPLANAR_420, C.PIXEL_FORMAT_YVU_SEMIPLANAR_420
 YUV400, RGB, BGR = C.PIXEL_FORMAT_YUV_400, C.PIXEL_FORMAT_RGB_888, C.PIXEL_FORMAT_BGR_888
@@ -31,12 +32,6 @@ _JPEGD_OUT = frozenset({NV12, NV21, C.PIXEL_FORMAT_YVU_SEMIPLANAR_422,
                         C.PIXEL_FORMAT_UNKNOWN})
 #: JPEGE input formats (YUV420SP and the packed 4:2:2 ones)
 JPEGE_IN = frozenset({NV12, NV21, 7, 8, 9, 10})
-
-
-def generation(soc_name: str) -> str:
-    """DVPP's generation on a chip: "v100" on Ascend 310 (Atlas 200/300/500), "v200" on
-    the later ones (ImageProcessorV100 / V200 in the ACL code)."""
-    return "v100" if soc_name == "Ascend310" else "v200"
 
 
 def vpc_inputs(gen: str) -> frozenset:
@@ -77,9 +72,11 @@ def bytes_per_pixel(fmt: int) -> int:
     return {7: 2, 8: 2, 9: 2, 10: 2, 11: 3, 12: 3, 13: 3, 14: 4, 15: 4, 16: 4, 17: 4}.get(fmt, 1)
 
 
-def jpegd_strides(width: int, height: int) -> tuple[int, int]:
-    """JPEGD's output strides for YUV420SP: width up to 128, height up to 16."""
-    return align_up(width, 128), align_up(height, 16)
+def jpegd_strides(soc: Soc, width: int, height: int) -> tuple[int, int]:
+    """JPEGD's output strides on ``soc``: the width rounded up to 64 (Atlas A2, 310P,
+    200I/500 A2) or 128 (Atlas 200/300/500, Atlas training), the height up to 16 (the SoC
+    table, acl_lab.spec.socs)."""
+    return align_up(width, soc.jpegd_width_align), align_up(height, soc.jpegd_height_align)
 
 
 def vpc_min_width_stride(fmt: int, width: int) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from acl_lab import constants as C
 from acl_lab.align import DVPP_ALIGN
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.sim.simerror import SimError, TaskFailed
 from acl_lab.sim.media import formats as F
 from acl_lab.sim.media.descriptors import PicDesc, RoiConfig
@@ -36,11 +37,11 @@ def vdec_max_sides(soc_name: str, hevc: bool) -> tuple[int, int]:
 
 
 def failed(call: str, why: str) -> TaskFailed:
-    return TaskFailed(DEVICE_FAILURE, _(
+    return TaskFailed(DEVICE_FAILURE, acl_lab_check(_(
         "{call} failed when the device ran it: {why} The call itself had returned 0 (the "
         "task was only queued); the stream reports the failure now, the output "
         "descriptor's ret code is set, and no output byte was written.").format(
-            call=call, why=why))
+            call=call, why=why)))
 
 
 

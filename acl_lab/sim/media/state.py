@@ -6,14 +6,13 @@ It hangs off the simulated process (sim/process.py), made by the first media cal
 from __future__ import annotations
 
 from acl_lab.sim.media.descriptors import Descriptors
-from acl_lab.sim.media.formats import generation
 
 
 class Media:
     def __init__(self, rt):
         self.rt = rt
         self.descs = Descriptors()
-        self.gen = generation(rt.profile.soc_name)
+        self.gen = rt.profile.soc.dvpp_generation   # "v100" / "v200" (spec/socs.py)
 
 
 def of(rt) -> Media:

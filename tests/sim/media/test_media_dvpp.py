@@ -36,7 +36,25 @@ def test_image_info_and_predicted_decode_size_follow_acl(acl):
     *_, css, ret = acl.media.dvpp_jpeg_get_image_info_v2(_host(acl, data), len(data))
     assert (css, ret) == (C.ACL_JPEG_CSS_420, 0)
     size, ret = acl.media.dvpp_jpeg_predict_dec_size(_host(acl, data), len(data), NV12)
-    assert ret == 0 and size == align_up(150, 128) * align_up(100, 16) * 3 // 2
+    assert ret == 0 and size == align_up(150, 64) * align_up(100, 16) * 3 // 2   # Atlas A2
+
+
+#: JPEGD's output width stride per product line (JPEGD 功能及约束说明, table 2, CANN 8.0.RC1:
+#: 64 on Atlas A2, Atlas inference and 200I/500 A2; 128 on Atlas 200/300/500)
+JPEGD_WIDTH_ALIGN = {"910b": 64, "310p": 64, "310b": 64, "310": 128, "200dk": 128}
+
+
+@pytest.mark.parametrize("profile", sorted(JPEGD_WIDTH_ALIGN))
+def test_jpegd_output_strides_follow_the_soc(profile):
+    acl = fresh(profile)
+    stream, _ = acl.rt.create_stream()
+    data = jpeg_bytes(scene(150, 100))
+    size, ret = acl.media.dvpp_jpeg_predict_dec_size(_host(acl, data), len(data), NV12)
+    align = JPEGD_WIDTH_ALIGN[profile]
+    assert ret == 0 and size == align_up(150, align) * align_up(100, 16) * 3 // 2
+    _out, desc = decode(acl, data, stream)
+    assert (acl.media.dvpp_get_pic_desc_width_stride(desc),
+            acl.media.dvpp_get_pic_desc_height_stride(desc)) == (align_up(150, align), 112)
 
 
 def test_not_a_jpeg_and_a_bad_output_format_are_refused_with_their_codes(acl):
@@ -78,9 +96,9 @@ def test_decode_then_resize_matches_pillow(acl, stream):
     m = acl.media
     assert (m.dvpp_get_pic_desc_width(desc), m.dvpp_get_pic_desc_height(desc)) == (160, 120)
     assert (m.dvpp_get_pic_desc_width_stride(desc),
-            m.dvpp_get_pic_desc_height_stride(desc)) == (256, 128)
+            m.dvpp_get_pic_desc_height_stride(desc)) == (192, 128)     # ALIGN_UP(160, 64)
     assert m.dvpp_get_pic_desc_ret_code(desc) == 0
-    decoded = picture_rgb(acl, out, NV12, 160, 120, 256, 128)
+    decoded = picture_rgb(acl, out, NV12, 160, 120, 192, 128)
     pillow = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
     assert np.abs(decoded.astype(int) - pillow).mean() < 2
 

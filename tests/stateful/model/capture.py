@@ -69,6 +69,8 @@ class CaptureRules(State):
         if sh == 0:
             raise Fail(C.ACL_ERROR_INVALID_PARAM)
         s = self.stream(sh)
+        if not self.profile.soc.capture:          # rtStreamBeginCapture: no ACL Graph
+            raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
         if mode not in (GLOBAL, THREAD_LOCAL, RELAXED):
             raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
         if s.capture is not None:

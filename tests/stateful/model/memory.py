@@ -4,7 +4,7 @@ that succeeds applies its bytes to the shadow copy of the blocks it writes."""
 from __future__ import annotations
 
 from acl_lab import constants as C
-from acl_lab.align import align32_footprint, align_up
+from acl_lab.align import align_up
 from acl_lab.support.host_budget import budget
 
 from .objects import (D2D, DIRECTION, FREE_CALL, H2D, D2H, H2H, PAGEABLE, Block, Fail,
@@ -51,23 +51,21 @@ class MemoryRules(State):
         if size == 0 or align_up(size, 32) >= 1 << 64:   # checked before the context
             raise Fail(C.ACL_ERROR_INVALID_PARAM)
         device = self.ctx().device
-        base, flags = self.normalise_policy(policy or 0)
+        base = self.normalise_policy(policy or 0)
         footprint = self.footprint(api, size, base)
         location, owner, align = "device", device, 128 if api == "dvpp_malloc" else 64
         pinning = False
         if api == "malloc_host":
             if self.profile.host_pinned:
                 pools, location, owner = [(None, "host normal")], "host", None
-                pinning = self._pinning(align32_footprint(size))
+                pinning = self._pinning(footprint)
             else:   # ACL_DEVICE: "host" memory is normal device pages of device 0
                 pools, owner, align = [(0, s.label) for s in self.profile.pools
                                        if s.page == "normal" and not s.p2p], 0, 32
         else:
-            if api == "malloc_cached" and base == C.ACL_MEM_MALLOC_HUGE_ONLY:
-                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             if footprint >= 1 << 64:        # the padding overflows size_t
                 raise Fail(C.ACL_ERROR_INVALID_PARAM)
-            pools = self.candidate_pools(device, base, flags, footprint)
+            pools = self.candidate_pools(device, base, footprint)
             if not pools:
                 raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
         possible, may_fail = self.place(pools, footprint, align)
@@ -82,7 +80,8 @@ class MemoryRules(State):
                     a["pool"].rsplit(" (", 1)[0])
             assert pool in possible, f"{api}({size}, {policy}) landed in {pool}, not {possible}"
             assert ptr % align == 0, f"{api} returned 0x{ptr:x}, not {align}-byte aligned"
-            self.blocks[ptr] = Block(ptr, size, api, location, owner, footprint, pool[1])
+            self.blocks[ptr] = Block(ptr, size, api, location, owner, footprint, pool[1],
+                                     occupied=self.occupied(pool, footprint))
         return effect, {C.ACL_ERROR_RT_MEMORY_ALLOCATION} if may_fail else set()
 
     def free(self, ptr):
@@ -175,11 +174,20 @@ class MemoryRules(State):
         if actual == D2D and not self.peer_ok(d.device, sa.device):
             raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
         pageable = d.api in PAGEABLE or sa.api in PAGEABLE
+        if is_async and pageable and self.profile.run_mode == C.ACL_HOST and kind < 4:
+            # the runtime's MemcpyKindReviseMap: with pageable memory only these kinds pass
+            where = ("pageable" if sa.api in PAGEABLE else sa.location,
+                     "pageable" if d.api in PAGEABLE else d.location)
+            allowed = {("pageable", "device"): (H2D, D2D), ("device", "pageable"): (D2H, D2D),
+                       ("host", "pageable"): (H2H, H2D), ("pageable", "host"): (H2H, D2H),
+                       ("pageable", "pageable"): (H2H, H2D, D2H, D2D)}[where]
+            if kind not in allowed:
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
         if is_async and actual == H2H and (pageable or self.profile.run_mode == C.ACL_HOST):
             raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)   # no async H2H on a host
         if is_async and pageable:      # "synchronize the stream, then copy" (ACL)
-            if s.capture is not None:
-                raise Fail(C.ACL_ERROR_RT_STREAM_CAPTURED)
+            if s.capture is not None:   # "does not support graph capture": invalid value
+                raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
             if self.restricting(s.device):
                 raise Fail(C.ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC)
         elif is_async and (dst % 64 or src % 64):
@@ -214,7 +222,9 @@ class MemoryRules(State):
         s = self.stream(sh) if is_async else None
         if dst == 0 or src == 0 or width > spitch or width > dpitch:
             raise Fail(C.ACL_ERROR_INVALID_PARAM)
-        allowed = (H2D, D2H, C.ACL_MEMCPY_DEFAULT) + ((D2D,) if is_async else ())
+        # 11-03: D2D only in the async form, only on the SoCs whose docs list it
+        allowed = (H2D, D2H, C.ACL_MEMCPY_DEFAULT) + (
+            (D2D,) if is_async and self.profile.soc.key in ("950", "A3", "910b") else ())
         if kind not in allowed:
             raise Fail(C.ACL_ERROR_INVALID_PARAM)
         dspan, sspan = (height - 1) * dpitch + width, (height - 1) * spitch + width

@@ -94,6 +94,7 @@ class Block:
     footprint: int
     pool: str | None              # pool label; None for pageable registrations
     array: np.ndarray | None = None
+    occupied: int = 0             # bytes of its pool it holds (whole pages on huge pages)
     internal: bool = False        # the machine's own read-back buffer
     read_only: bool = False       # a registered array numpy will not let anyone write
     data: np.ndarray = field(init=False)
@@ -127,6 +128,8 @@ class Strm:
     ctx: int
     device: int
     capture: Cap | None = None
+    stop: bool = False            # ACL_STOP_ON_FAILURE, set on it or a stream of its context
+    stop_set: bool = False        # ACL_STOP_ON_FAILURE set on it (StreamSetMode compares)
 
     @property
     def key(self):

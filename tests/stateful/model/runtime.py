@@ -159,10 +159,20 @@ class RuntimeRules(State):
 
     def set_stream_failure_mode(self, h, mode):
         check_size(h), check_u32(mode)
-        self.stream(h)
+        s = self.stream(h)
         if mode not in (C.ACL_CONTINUE_ON_FAILURE, C.ACL_STOP_ON_FAILURE):
             raise Fail(C.ACL_ERROR_RT_PARAM_INVALID)
-        return None
+        if s.stop_set and mode == C.ACL_CONTINUE_ON_FAILURE:   # stop mode is for good
+            raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        if mode == C.ACL_CONTINUE_ON_FAILURE:
+            return None
+
+        def effect(_):          # every stream of its context stops on failure from now on
+            s.stop_set = True
+            for t in self.streams_of_device(s.device):
+                if t.ctx == s.ctx:
+                    t.stop = True
+        return effect
 
     # ----- events ---------------------------------------------------------------------------
     def create_event(self):

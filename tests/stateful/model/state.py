@@ -254,32 +254,39 @@ class State:
         return mask
 
     # ----- memory placement ---------------------------------------------------------------
-    def normalise_policy(self, policy: int) -> tuple[int, int]:
-        """(base policy, bandwidth flags); a value outside the enum means the default."""
-        flags = policy & (C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH)
-        base = policy & 0xFF
-        if base > C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P or policy & ~0x11FF:
-            return C.ACL_MEM_MALLOC_HUGE_FIRST, 0
-        return base, flags
+    def normalise_policy(self, policy: int) -> int:
+        """The policy aclrtMalloc acts on: one enum value, else the default (an OR-ed
+        bandwidth flag makes the value match none: aclMallocMemInner)."""
+        return policy if 0 <= policy <= C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P \
+            else C.ACL_MEM_MALLOC_HUGE_FIRST
 
     def footprint(self, api: str, size: int, base: int) -> int:
         huge1g = base in (C.ACL_MEM_MALLOC_HUGE1G_ONLY, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-        if api in ("malloc_align32", "malloc_host") or huge1g:
+        if api == "malloc_host":
+            return size                      # aclrtMallocHost rounds nothing
+        if api == "malloc_align32" or huge1g:
             return align_up(size, 32)
         return align_up(size, 32) + 32
 
-    def candidate_pools(self, device: int, base: int, flags: int, footprint: int) -> list:
+    def page_size(self, pool) -> int | None:
+        """The page a pool hands out whole (2 MiB, 1 GiB), None for normal pages."""
+        spec = next((s for s in self.profile.pools if s.label == pool[1]), None)
+        return {"huge": 2 * MiB, "huge1g": 1 << 30}.get(spec.page) if spec else None
+
+    def occupied(self, pool, footprint: int) -> int:
+        """What a block of ``footprint`` holds of ``pool``: whole pages on huge pages (the
+        runtime FAQ: a 1 KB HUGE_ONLY block occupies 2 MB)."""
+        page = self.page_size(pool)
+        return align_up(footprint, page) if page else footprint
+
+    def candidate_pools(self, device: int, base: int, footprint: int) -> list:
         p2p = base in (C.ACL_MEM_MALLOC_HUGE_FIRST_P2P, C.ACL_MEM_MALLOC_HUGE_ONLY_P2P,
                        C.ACL_MEM_MALLOC_NORMAL_ONLY_P2P, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         kind_of = base % 3 if base < 6 else 3        # 0 huge first, 1 huge only, 2 normal, 3 1G
         pages = [["huge", "normal"] if footprint > MiB else ["normal"], ["huge"], ["normal"],
                  ["huge1g"]][kind_of]
-        kinds = list(self.profile.kinds)
-        if "HBM" in kinds:
-            kinds = {C.ACL_MEM_TYPE_HIGH_BAND_WIDTH: ["HBM"],
-                     C.ACL_MEM_TYPE_LOW_BAND_WIDTH: ["DDR"]}.get(flags, ["HBM", "DDR"])
-        return [(device, s.label) for k in kinds for page in pages for s in self.profile.pools
-                if s.kind == k and s.page == page and s.p2p == p2p]
+        return [(device, s.label) for k in self.profile.kinds for page in pages
+                for s in self.profile.pools if s.kind == k and s.page == page and s.p2p == p2p]
 
     def place(self, pools: list, footprint: int, align: int) -> tuple[set, bool]:
         """(pools the block may land in, whether running out of memory is possible), from
@@ -288,15 +295,15 @@ class State:
                    for p in self.observe()["pools"]}
         possible = set()
         for pool in pools:
-            lf = largest[pool]
-            if lf >= footprint + align - 1:
+            lf, need = largest[pool], self.occupied(pool, footprint)
+            if lf >= need + (self.page_size(pool) or align) - 1:
                 return possible | {pool}, False
-            if lf >= footprint:
+            if lf >= need:
                 possible.add(pool)
         return possible, True
 
     def used(self, pool) -> int:
-        return sum(b.footprint for b in self.blocks.values()
+        return sum(b.occupied for b in self.blocks.values()
                    if b.pool is not None and (b.device, b.pool) == pool)
 
     def mem_info(self, attr: int) -> tuple[int, int]:
@@ -308,7 +315,7 @@ class State:
         if kind == "HBM" and "HBM" not in self.profile.kinds:
             kind = "DDR"       # DDR-only SoCs answer HBM queries with DDR figures
         specs = self.profile.pools
-        if page == "huge1g" and not any(s.page == "huge1g" for s in specs):
+        if page == "huge1g" and not self.profile.soc.huge1g_pages:
             raise Fail(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
         chosen = [(device, s.label) for s in specs
                   if (kind is None or s.kind == kind) and s.p2p == p2p

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acl_lab.i18n import _
-from acl_lab.sim.profiles import captures
+from acl_lab.spec.socs import captures, soc_of
 from acl_lab.backends.ascend.native.bindings import Native, bindable
 
 _CALL = re.compile(r"\bacl\.(?:(rt|mdl|nn|util|media|op)\.)?(\w+)\(")
@@ -75,9 +75,9 @@ def survey(notebooks: Path, module, native: Native | None = None,
         if soc_name and not captures(soc_name) and any(
                 c.startswith("mdl.ri_") for c in chapter.calls):
             chapter.missing.append(("mdl.ri_capture_begin", _(
-                "the CANN API reference lists stream capture (aclmdlRI*) as not supported on "
-                "{soc} (Atlas 200I/500 A2): expect ACL_ERROR_RT_FEATURE_NOT_SUPPORT").format(
-                    soc=soc_name)))
+                "{soc} ({product}) cannot capture a stream (the SoC table, "
+                "acl_lab.spec.socs): expect ACL_ERROR_RT_FEATURE_NOT_SUPPORT").format(
+                    soc=soc_name, product=soc_of(soc_name).product)))
         chapters.append(chapter)
     return chapters
 
