@@ -26,6 +26,14 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     model_ranges.py shape-range models, a dataset's tensor descriptions
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
+    device_facts.py what each simulated chip says about itself (cores, limits, features)
+    device_queries.py  device attributes, capability, utilization, uuid, topology, id maps
+    runtime_settings.py  sat mode, system options, resource limits, stream attributes,
+                    operator timeouts
+    stream_queries.py  stream / event ids and counts, event queries, overflow status, abort
+    notifies.py     notifies: record / wait between streams, sharing by key
+    task_reports.py who issued which task; the exception callback of a failed task
+    cann_info.py    the CANN installation: package versions, attributes
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran

@@ -25,6 +25,9 @@ from acl_lab.sim.applog import AppLog
 from acl_lab.sim.callbacks import Callbacks
 from acl_lab.sim.aclnn import Aclnn
 from acl_lab.sim.peer import PeerAccess
+from acl_lab.sim.notifies import Notifies
+from acl_lab.sim.runtime_settings import RuntimeSettings
+from acl_lab.sim.task_reports import TaskReports
 from acl_lab.sim.profiles import Profile
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
@@ -32,6 +35,7 @@ from acl_lab.sim.streams import Event, Scheduler, Stream, Task
 
 CTX_BASE, STREAM_BASE, EVENT_BASE = 0x1000_0000, 0x2000_0000, 0x3000_0000
 HANDLE_STEP = 0x40
+DEFAULT_STREAM = 0x20   # context handle + this: its default stream (aclrtCtxGetCurrentDefaultStream)
 
 
 @dataclass(eq=False)
@@ -62,6 +66,7 @@ class Process:
         self.sched = Scheduler()
         self.initialized = False
         self.finalized = False
+        self.init_refs = 0                       # aclInit calls aclFinalizeReference undoes
         self.default_device: int | None = None   # aclInit's defaultDevice: threads without a
         #                                          context set it implicitly
         self.dump_state = "off"               # aclmdlInitDump / SetDump / FinalizeDump
@@ -77,6 +82,10 @@ class Process:
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self.plog = AppLog()                  # aclAppLog lines (the plog files of CANN)
         self.single_ops = SingleOps(self)     # acl.op: tensor descs, attrs, op models
+        self.settings = RuntimeSettings(self)  # sat mode, system options, limits, timeouts
+        self.notifies = Notifies(self)
+        self.task_reports = TaskReports(self)   # who issued which task; exception callbacks
+        self.sched.on_failure = self.task_reports.failed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -125,7 +134,8 @@ class Process:
     def init(self, read_config=dict) -> None:
         """aclInit (aclInitImpl): a repeated call is refused before the config is read; the
         config's defaultDevice, if any, is taken only once every check passed."""
-        if self.initialized:
+        if self.initialized:    # the runtime counts the call even so (acl.cpp aclInitImpl)
+            self.init_refs += 1
             raise SimError(C.ACL_ERROR_REPEAT_INITIALIZE,
                            _("{call}: AscendCL is already initialized in this process. Call it "
                              "once; the return value ACL_ERROR_REPEAT_INITIALIZE is "
@@ -134,7 +144,7 @@ class Process:
         if device is not None:
             self.check_device_id(device, "aclInit")
         self.default_device = device
-        self.initialized, self.finalized = True, False
+        self.initialized, self.finalized, self.init_refs = True, False, 1
 
     def finalize(self) -> None:
         if self.finalized:   # a first aclFinalize succeeds even without aclInit, as in ACL
@@ -156,8 +166,21 @@ class Process:
                               blocks=", ".join(a.describe() for a in leaked[:5])))
             for a in leaked:
                 self.memory.release(a, _("released by {call}").format(call="aclFinalize"))
-        self.initialized, self.finalized = False, True
+        self.initialized, self.finalized, self.init_refs = False, True, 0
         self.default_device = None      # aclFinalize turns the default device off
+
+    def finalize_reference(self) -> int:
+        """aclFinalizeReference (acl.cpp aclFinalizeReferenceImpl): undo one aclInit; the
+        last one finalizes. Returns the references left."""
+        if self.init_refs < 1:
+            raise SimError(C.ACL_ERROR_REPEAT_FINALIZE,
+                           _("{call}: no aclInit is left to undo (never initialized, or "
+                             "already finalized).").format(call="aclFinalizeReference"))
+        if self.init_refs > 1:
+            self.init_refs -= 1
+        else:
+            self.finalize()
+        return self.init_refs
 
     # ----- configuration (dump) ---------------------------------------------------------
     def configure(self, call: str, validate=lambda: None) -> None:
@@ -248,6 +271,7 @@ class Process:
         self.capture.drop(lambda m: m.device == dev.id)
         self.models.drop_device(dev.id, call)
         self.peer.forget(dev.id)
+        self.notifies.forget_device(dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -337,10 +361,12 @@ class Process:
         ctx = self.require_ctx(call)
         if handle == 0:
             return ctx.default_stream
-        s = handles.live(self.streams, handle, call, _(
-            "{call}: {handle} is not a live stream. Use a handle from acl.rt.create_stream() "
-            "that has not been destroyed, or 0 for the default stream."),
-            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
+        owner = self.contexts.get(handle - DEFAULT_STREAM)    # a default stream by its handle
+        s = owner.default_stream if owner is not None else handles.live(
+            self.streams, handle, call, _(
+                "{call}: {handle} is not a live stream. Use a handle from "
+                "acl.rt.create_stream() that has not been destroyed, or 0 for the default "
+                "stream."), dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
         if s.device != ctx.device and not other_device_ok:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
                            _("{call}: stream {stream} belongs to device {device}, but this "
@@ -366,6 +392,11 @@ class Process:
                              "cannot be destroyed; aclrtResetDevice releases it.").format(
                                call="aclrtDestroyStream"))
         s = self.stream(handle, call)
+        if s.default:       # named by the handle aclrtCtxGetCurrentDefaultStream gave
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: {handle} is a default stream, created by aclrtSetDevice. "
+                             "It cannot be destroyed; aclrtResetDevice releases it.").format(
+                               call=call, handle=f"0x{handle:x}"))
         self._not_capturing(s, call)
         if force:
             self.capture.discard(s.pending)
@@ -552,7 +583,9 @@ class Process:
                              "is capturing. Use an explicit stream "
                              "(acl.rt.create_stream()).").format(
                                call=call, stream=f"0x{cap.stream.handle:x}"))
-        return self.sched.issue(stream, task, self.profile.rates.launch_us)
+        task = self.sched.issue(stream, task, self.profile.rates.launch_us)
+        self.task_reports.issued(stream, task)
+        return task
 
     def before_blocking_call(self, call: str) -> None:
         """A synchronous memset/memcpy/model execution is about to run: illegal under a GLOBAL
@@ -604,7 +637,8 @@ class Process:
             "contexts": [{"handle": c.handle, "device": c.device, "default": c.default,
                           "streams": sorted(c.streams), "events": sorted(c.events)}
                          for c in self.contexts.values()],
-            "streams": [s.row() for s in self.streams.values()],
+            "streams": [{**s.row(), "settings": self.settings.stream_row(s)}
+                        for s in self.streams.values()],
             "events": [e.row() for e in self.events.values()],
             "allocations": allocations,
             "pools": pools,
@@ -613,6 +647,8 @@ class Process:
             "offline_models": self.models.snapshot(),
             "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
+            "runtime": self.settings.row(),
+            "notifies": self.notifies.snapshot(),
         }
 
 

@@ -34,6 +34,7 @@ class Task:
     uses: tuple = ()                  # Allocations the task reads or writes
     touches: tuple = ()               # (Allocation, offset, count) it gives bytes to
     scratch: Callable[[], int] | None = None   # host RAM it needs while it runs
+    thread: int = 0                   # the thread that issued it, numbered (task_reports.py)
 
     def fresh_bytes(self) -> int:
         """Host RAM the ranges it gives bytes to would newly take now."""
@@ -111,6 +112,8 @@ class Scheduler:
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
         self.pending_tasks = 0                 # tasks queued on every stream, not yet run
+        #: told (stream, task, TaskFailed) when a task fails on the device (task_reports.py)
+        self.on_failure: Callable | None = None
 
     @property
     def now_us(self) -> float:
@@ -194,9 +197,12 @@ class Scheduler:
             try:
                 if task.run is not None:
                     task.run()
-            except TaskFailed:    # it ran on the device and failed there: it leaves the
-                stream.executed = task.seq    # queue, and the waiting call reports it
-                del pending[0]
+            except TaskFailed as failure:    # it ran on the device and failed there: it
+                s.executed = task.seq           # leaves the queue, the exception callback
+                del pending[0]                  # hears of it, the waiting call reports it
+                self.pending_tasks -= 1
+                if self.on_failure is not None:
+                    self.on_failure(s, task, failure)
                 raise
             finally:
                 self.running.discard(task)

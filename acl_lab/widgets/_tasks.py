@@ -22,6 +22,7 @@ TASK_COLORS = {
     "memcpy": "#4c72b0", "memcpy2d": "#64b5cd", "memset": "#55a868", "op": "#dd8452",
     "model": "#8172b3", "record": "#c44e52", "wait": "#937860",
     "inference": "#da8bc3", "callback": "#ccb974",     # offline model execution, host callback
+    "notify_record": "#8c613c", "notify_wait": "#dc7ec0", "overflow": "#797979",
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
     "waiting": "#ffffff",    # host time waiting for streams, events or reports (outlined)
     "blocking": "#595959",   # host time in any other call: synchronous work, capture
@@ -31,6 +32,8 @@ TASK_LABELS = {
     "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": N_("operator (aclnn)"),
     "model": N_("model replay"), "record": N_("event record"), "wait": N_("event wait"),
     "inference": N_("offline model execution"), "callback": N_("host callback"),
+    "notify_record": N_("notify record"), "notify_wait": N_("notify wait"),
+    "overflow": N_("overflow status"),
     "launch": N_("host: issuing a task"), "waiting": N_("host: waiting"),
     "blocking": N_("host: other calls"),
 }

@@ -113,7 +113,7 @@ def acl_call(name: str, *, locked: bool = True):
                     (*result, SUCCESS) if many else result
             except SimError as e:
                 rt.last_error, rt.last_code = e.message, e.code      # this thread's
-                return failed(e.code, e.message)
+                return failed(e.code, e.message, a)
             except MemoryError:
                 raise out_of_memory(c) from None
             finally:
