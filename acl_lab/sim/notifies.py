@@ -23,6 +23,7 @@ api/impl/api_error.cc and api_impl.cc (NotifyCreate ... IpcOpenNotify, NotifyWai
 """
 from __future__ import annotations
 
+import heapq
 import os
 from dataclasses import dataclass, field
 
@@ -67,6 +68,8 @@ class Notifies:
         self.table: dict[int, Notify] = {}
         self.keys: dict[str, Flag] = {}
         self._count = 0
+        self._ids: dict[int, list] = {}      # device -> [next new id, heap of freed ids]
+        self._live: dict[int, int] = {}      # device -> notifies created on it, alive
 
     def _new_handle(self) -> int:
         self._count += 1
@@ -91,24 +94,32 @@ class Notifies:
                           "ACL_NOTIFY_DEFAULT (0x0), ACL_NOTIFY_DEVICE_USE_ONLY (0x1)")
         device = self.rt.require_ctx(call).device      # rtsNotifyCreate: rtGetDevice
         limit = facts.chip(self.rt.profile.soc_name).notifies
-        if sum(1 for n in self.table.values() if n.flag.device == device) >= limit:
+        if self._live.get(device, 0) >= limit:
             raise SimError(C.ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
                            _("{call}: device {device} already has {limit} notifies, all this "
                              "{soc} holds. Destroy some with acl.rt.destroy_notify.").format(
                                call=call, device=device, limit=limit,
                                soc=self.rt.profile.soc_name))
         self.rt.memory.ram.need(OBJECT_BYTES, call, _("one more notify"))
-        ids = {n.flag.id for n in self.table.values() if n.flag.device == device}
-        number = next(i for i in range(len(ids) + 1) if i not in ids)   # the driver's lowest free
+        ids = self._ids.setdefault(device, [0, []])
+        if ids[1]:                                   # the driver hands out its lowest free id
+            number = heapq.heappop(ids[1])
+        else:
+            number, ids[0] = ids[0], ids[0] + 1
         n = Notify(self._new_handle(), Flag(number, device))
         self.table[n.handle] = n
+        self._live[device] = self._live.get(device, 0) + 1
         return n.handle
 
     def destroy(self, handle: int) -> None:
         n = self.notify(handle, "aclrtDestroyNotify")
         del self.table[handle]
-        if not n.imported and n.flag.key is not None:
+        if n.imported:
+            return
+        if n.flag.key is not None:
             self.keys.pop(n.flag.key, None)      # the exporter's destroy ends the key
+        self._live[n.flag.device] -= 1
+        heapq.heappush(self._ids[n.flag.device][1], n.flag.id)
 
     def id_of(self, handle: int) -> int:
         call = "aclrtGetNotifyId"
@@ -170,14 +181,17 @@ class Notifies:
             return
 
         def time_out() -> None:
+            """The device gives up when the time limit passes: whoever waits learns of it
+            then (the host's clock moves there)."""
+            self.rt.sched.now_us = max(self.rt.sched.now_us, task.end_us)
             raise TaskFailed(C.ACL_ERROR_RT_WAIT_TIMEOUT,
                              _("{call}: the wait for notify {id} on stream {stream} timed out "
                                "after {timeout} s: nothing recorded the notify. Record it "
                                "before the wait, on the stream whose work must come first.").format(
                                  call=call, id=n.flag.id, stream=f"0x{s.handle:x}",
                                  timeout=timeout_s))
-        self.rt.issue(s, Task("notify_wait", timeout_s * 1e6, run=time_out,
-                              detail={"notify": n.flag.id}), call)
+        task = self.rt.issue(s, Task("notify_wait", timeout_s * 1e6, run=time_out,
+                                     detail={"notify": n.flag.id}), call)
 
     def batch_reset(self, handles_: tuple) -> None:
         """aclrtNotifyBatchReset: the host clears each flag now (a record still queued sets it

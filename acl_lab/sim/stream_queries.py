@@ -142,7 +142,8 @@ def reset_overflow_status(rt, stream: int) -> None:
 # ----- aborting queued work -------------------------------------------------------------------
 def abort(rt, s) -> None:
     """Stop ``s`` now: the work due by now (modeled time) has run, the rest never will. Its
-    tasks leave the queue and the timeline (they did not happen)."""
+    tasks leave the queue and the timeline (they did not happen); the stream counts them
+    done."""
     due = [t.seq for t in s.pending if t.end_us <= rt.sched.now_us]
     if due:
         rt.sched.run_until(s, due[-1])
@@ -153,6 +154,7 @@ def abort(rt, s) -> None:
     rt.memory.ram.unreserve(dropped)
     rt.sched.pending_tasks -= len(dropped)
     s.pending.clear()
+    s.executed = s.issued        # done, as a failed task is: it left the queue unrun
     s.t_end = min(s.t_end, rt.sched.now_us)
     gone = set(dropped)
     timeline = rt.sched.timeline
