@@ -38,7 +38,8 @@ TASK_LABELS = {
     "blocking": N_("host: other calls"),
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
-MARKS = ("record", "wait")   # zero-length tasks: drawn as marks, not boxes
+MARKS = ("record", "wait", "notify_record", "notify_wait")   # zero-length: marks, not boxes
+_UP = ("record", "notify_record")                            # marks whose arrow points up
 OUTLINE = "#595959"          # the edge of a "waiting" box (its fill is white)
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
 HOVER_DRAWN = 2_000          # boxes with hover text; more are drawn plain (the picture stays small)
@@ -176,11 +177,11 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
             start, end = max(start, t0), min(end, t1)     # nothing leaves the plot
             kinds.add(kind)
             title = text if hover else None
-            if kind in MARKS:
+            if kind in MARKS and end <= start:     # a wait that lasted (timed out) is a box
                 xs = x(start)
                 svg.line(xs, y + 5, xs, y + LANE_H - 5, stroke=color(kind), width=1.2)
-                tip = y + 5 if kind == "record" else y + LANE_H - 5
-                svg.head(xs, tip, 0, 1 if kind == "record" else -1, color(kind))
+                tip = y + 5 if kind in _UP else y + LANE_H - 5
+                svg.head(xs, tip, 0, 1 if kind in _UP else -1, color(kind))
                 if title:
                     svg.rect(xs - 3, y + 4, 6, LANE_H - 8, "none", title=title)
             elif kind == "waiting":

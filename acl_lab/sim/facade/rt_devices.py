@@ -1,8 +1,7 @@
 """``acl.rt``: device queries and settings, the contexts' default stream and system options,
 resource limits, device-wide waits and aborts, operator timeouts. Argument formats follow
 pyACL's wrappers (python/pyACL/rt/rt_device.cpp, rt_context.cpp, rt_synchronize.cpp)."""
-from acl_lab.sim import stream_queries, waits
-from acl_lab.sim.device_queries import DeviceQueries
+from acl_lab.sim import device_queries as devices, stream_queries, waits
 from acl_lab.sim.facade._call import acl_call
 from acl_lab.sim.process import DEFAULT_STREAM
 from acl_lab.spec import args
@@ -14,55 +13,55 @@ class RtDevices:
     # ----- device queries ---------------------------------------------------------------
     @acl_call("rt.get_device_info")
     def get_device_info(self, rt, device_id: args.u32, attr: args.u32):
-        return DeviceQueries(rt).info(device_id, attr)
+        return devices.info(rt, device_id, attr)
 
     @acl_call("rt.get_device_capability")
     def get_device_capability(self, rt, device_id: args.i32, dev_feature_type: args.u32):
-        return DeviceQueries(rt).capability(device_id, dev_feature_type)
+        return devices.capability(rt, device_id, dev_feature_type)
 
     @acl_call("rt.get_device_utilization_rate")
     def get_device_utilization_rate(self, rt, device_id: args.i32):
-        return DeviceQueries(rt).utilization(device_id)
+        return devices.utilization(rt, device_id)
 
     @acl_call("rt.query_device_status")
     def query_device_status(self, rt, device_id: args.i32):
-        return DeviceQueries(rt).status(device_id)
+        return devices.status(rt, device_id)
 
     @acl_call("rt.get_devices_topo")
     def get_devices_topo(self, rt, device_id: args.u32, other_device_id: args.u32):
-        return DeviceQueries(rt).topology(device_id, other_device_id)
+        return devices.topology(rt, device_id, other_device_id)
 
     @acl_call("rt.device_get_stream_priority_range")
     def device_get_stream_priority_range(self, rt):
-        return DeviceQueries(rt).priority_range()
+        return devices.priority_range(rt)
 
     @acl_call("rt.device_get_uuid")
     def device_get_uuid(self, rt, device_id: args.i32):
-        return DeviceQueries(rt).uuid(device_id)
+        return devices.uuid(rt, device_id)
 
     @acl_call("rt.device_peer_access_status")
     def device_peer_access_status(self, rt, device_id: args.i32, peer_device_id: args.i32):
-        return DeviceQueries(rt).peer_status(device_id, peer_device_id)
+        return devices.peer_status(rt, device_id, peer_device_id)
 
     @acl_call("rt.get_logic_dev_id_by_user_dev_id")
     def get_logic_dev_id_by_user_dev_id(self, rt, user_dev_id: args.i32):
-        return DeviceQueries(rt).same_device(user_dev_id, "aclrtGetLogicDevIdByUserDevId")
+        return devices.same_device(rt, user_dev_id, "aclrtGetLogicDevIdByUserDevId")
 
     @acl_call("rt.get_user_dev_id_by_logic_dev_id")
     def get_user_dev_id_by_logic_dev_id(self, rt, logic_dev_id: args.i32):
-        return DeviceQueries(rt).same_device(logic_dev_id, "aclrtGetUserDevIdByLogicDevId")
+        return devices.same_device(rt, logic_dev_id, "aclrtGetUserDevIdByLogicDevId")
 
     @acl_call("rt.get_logic_dev_id_by_phy_dev_id")
     def get_logic_dev_id_by_phy_dev_id(self, rt, phy_dev_id: args.i32):
-        return DeviceQueries(rt).same_device(phy_dev_id, "aclrtGetLogicDevIdByPhyDevId")
+        return devices.same_device(rt, phy_dev_id, "aclrtGetLogicDevIdByPhyDevId")
 
     @acl_call("rt.get_phy_dev_id_by_logic_dev_id")
     def get_phy_dev_id_by_logic_dev_id(self, rt, logic_dev_id: args.i32):
-        return DeviceQueries(rt).same_device(logic_dev_id, "aclrtGetPhyDevIdByLogicDevId")
+        return devices.same_device(rt, logic_dev_id, "aclrtGetPhyDevIdByLogicDevId")
 
     @acl_call("rt.get_primary_ctx_state")
     def get_primary_ctx_state(self, rt, device_id: args.i32):
-        return DeviceQueries(rt).primary_ctx_state(device_id)
+        return devices.primary_ctx_state(rt, device_id)
 
     # ----- device settings --------------------------------------------------------------
     @acl_call("rt.set_device_sat_mode")

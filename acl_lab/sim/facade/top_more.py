@@ -2,8 +2,7 @@
 the CANN installation says (sim/cann_info.py), the platform's device capability and
 aclFinalizeReference. Argument formats follow pyACL's wrappers (python/pyACL/
 py_init_acl.cpp)."""
-from acl_lab.sim import cann_info
-from acl_lab.sim.device_queries import DeviceQueries
+from acl_lab.sim import cann_info, device_queries as devices
 from acl_lab.sim.facade._call import acl_call
 from acl_lab.sim.single_op import desc_extras as descs
 from acl_lab.spec import args
@@ -78,7 +77,7 @@ class TopMore:
 
     @acl_call("get_device_capability")
     def get_device_capability(self, rt, device_id: args.u32, device_info: args.i32):
-        return DeviceQueries(rt).platform_info(device_id, device_info)
+        return devices.platform_info(rt, device_id, device_info)
 
     @acl_call("get_cann_version")
     def get_cann_version(self, rt, name: args.u32):
