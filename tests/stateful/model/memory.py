@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from acl_lab import constants as C
 from acl_lab.align import align_up
+from acl_lab.sim import hostram
 
 from .objects import (D2D, DIRECTION, FREE_CALL, H2D, D2H, H2H, PAGEABLE, Block, Fail,
                       check_int, check_size)
 from .state import State, copier
+
+#: how far below "budget less touched bytes" the host RAM left may be (an allowance)
+PINNING_SLACK = 256 << 20
 
 
 class MemoryRules(State):
@@ -56,6 +60,8 @@ class MemoryRules(State):
         possible, may_fail = self.place(pools, footprint, align)
         if not possible:
             raise Fail(C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+        if location == "host":
+            may_fail |= self.pinning_may_fail(footprint)
 
         def effect(result):
             ptr = result[0]
@@ -66,6 +72,16 @@ class MemoryRules(State):
             assert ptr % align == 0, f"{api} returned 0x{ptr:x}, not {align}-byte aligned"
             self.blocks[ptr] = Block(ptr, size, api, location, owner, footprint, pool[1])
         return effect, {C.ACL_ERROR_RT_MEMORY_ALLOCATION} if may_fail else set()
+
+    def pinning_may_fail(self, footprint: int) -> bool:
+        """Pinned host memory is real host RAM: more than the host-RAM budget has left fails
+        (207001). Left is at most the budget less the touched simulated bytes and at least
+        that less PINNING_SLACK (bookkeeping objects, queued work, stale views)."""
+        limit, _source = hostram.budget()
+        upper = limit - self.observe()["touched_bytes"]
+        if footprint > upper:
+            raise Fail(C.ACL_ERROR_RT_MEMORY_ALLOCATION)
+        return footprint > upper - PINNING_SLACK
 
     def free(self, ptr):
         return self._release("free", ptr)
