@@ -10,6 +10,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
                     (argument rules: acl_lab/spec/args.py; C prototypes:
                     acl_lab/spec/prototypes.py)
     process.py      one simulated process: init, devices, contexts, streams, events, memory
+    events.py       the event calls: create, record, wait, synchronize, query, time
     memory.py       page pools and allocations (addresses: acl_lab/spec/address_map.py)
     storage.py      lazy byte storage (host RAM only for touched bytes; big blocks apart)
     extents.py      byte storage as extents of one buffer per allocation (Pyodide)
@@ -32,6 +33,14 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     allocators.py   external allocator descriptors registered on streams
     ipc.py          IPC memory by key, both sides in one process
     blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
+    device_facts.py what each simulated chip says about itself (cores, limits, features)
+    device_queries.py  device attributes, capability, utilization, uuid, topology, id maps
+    runtime_settings.py  sat mode, system options, resource limits, stream attributes,
+                    operator timeouts
+    stream_queries.py  stream / event ids and counts, event queries, overflow status, abort
+    notifies.py     notifies: record / wait between streams, sharing by key
+    task_reports.py who issued which task; the exception callback of a failed task
+    cann_info.py    the CANN installation: package versions, attributes
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran

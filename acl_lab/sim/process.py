@@ -31,13 +31,18 @@ from acl_lab.sim.applog import AppLog
 from acl_lab.sim.callbacks import Callbacks
 from acl_lab.sim.aclnn import Aclnn
 from acl_lab.sim.peer import PeerAccess
+from acl_lab.sim.notifies import Notifies
+from acl_lab.sim.runtime_settings import RuntimeSettings
+from acl_lab.sim.task_reports import TaskReports
 from acl_lab.sim.profiles import Profile
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
+from acl_lab.sim.events import EVENT_BASE, EventCalls
 from acl_lab.sim.streams import Event, Scheduler, Stream, Task
 
-CTX_BASE, STREAM_BASE, EVENT_BASE = 0x1000_0000, 0x2000_0000, 0x3000_0000
+CTX_BASE, STREAM_BASE = 0x1000_0000, 0x2000_0000
 HANDLE_STEP = 0x40
+DEFAULT_STREAM = 0x20   # context handle + this: its default stream (aclrtCtxGetCurrentDefaultStream)
 
 
 @dataclass(eq=False)
@@ -59,7 +64,7 @@ class Device:
     default_ctx: Context | None = None
 
 
-class Process:
+class Process(EventCalls):
     """One simulated process (what a program gets from aclInit on a device): its devices,
     contexts, streams, events, memory and the managers of its models, callbacks and
     operators. Elsewhere in the simulator it is called ``rt``."""
@@ -71,6 +76,7 @@ class Process:
         self.sched.drop_queued = self._drop_queued
         self.initialized = False
         self.finalized = False
+        self.init_refs = 0                       # aclInit calls aclFinalizeReference undoes
         self.default_device: int | None = None   # aclInit's defaultDevice: threads without a
         #                                          context set it implicitly
         self.dump_state = "off"               # aclmdlInitDump / SetDump / FinalizeDump
@@ -90,6 +96,10 @@ class Process:
         self.dump_args = DumpArgs(self)       # aclopStartDumpArgs
         self.kernels, self.kernel_args = Kernels(self), KernelArgs(self)  # kernel binaries
         self.allocators, self.ipc = Allocators(self), IpcMemory(self)  # descs, IPC keys
+        self.settings = RuntimeSettings(self)  # sat mode, system options, limits, timeouts
+        self.notifies = Notifies(self)
+        self.task_reports = TaskReports(self)   # who issued which task; exception callbacks
+        self.sched.on_failure = self.task_reports.failed
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -138,7 +148,8 @@ class Process:
     def init(self, read_config=dict) -> None:
         """aclInit (aclInitImpl): a repeated call is refused before the config is read; the
         config's defaultDevice, if any, is taken only once every check passed."""
-        if self.initialized:
+        if self.initialized:    # the runtime counts the call even so (acl.cpp aclInitImpl)
+            self.init_refs += 1
             raise SimError(C.ACL_ERROR_REPEAT_INITIALIZE,
                            _("{call}: AscendCL is already initialized in this process. Call it "
                              "once; the return value ACL_ERROR_REPEAT_INITIALIZE is "
@@ -147,7 +158,7 @@ class Process:
         if device is not None:
             self.check_device_id(device, "aclInit")
         self.default_device = device
-        self.initialized, self.finalized = True, False
+        self.initialized, self.finalized, self.init_refs = True, False, 1
 
     def finalize(self) -> None:
         if self.finalized:   # a first aclFinalize succeeds even without aclInit, as in ACL
@@ -170,8 +181,21 @@ class Process:
                               blocks=", ".join(a.describe() for a in leaked[:5])))
             for a in leaked:
                 self.memory.release(a, _("released by {call}").format(call="aclFinalize"))
-        self.initialized, self.finalized = False, True
+        self.initialized, self.finalized, self.init_refs = False, True, 0
         self.default_device = None      # aclFinalize turns the default device off
+
+    def finalize_reference(self) -> int:
+        """aclFinalizeReference (acl.cpp aclFinalizeReferenceImpl): undo one aclInit; the
+        last one finalizes. Returns the references left."""
+        if self.init_refs < 1:
+            raise SimError(C.ACL_ERROR_REPEAT_FINALIZE,
+                           _("{call}: no aclInit is left to undo (never initialized, or "
+                             "already finalized).").format(call="aclFinalizeReference"))
+        if self.init_refs > 1:
+            self.init_refs -= 1
+        else:
+            self.finalize()
+        return self.init_refs
 
     # ----- configuration (dump) ---------------------------------------------------------
     def configure(self, call: str, validate=lambda: None) -> None:
@@ -262,6 +286,7 @@ class Process:
         self.capture.drop(lambda m: m.device == dev.id)
         self.models.drop_device(dev.id, call)
         self.peer.forget(dev.id)
+        self.notifies.forget_device(dev.id)
         for c in ctxs:
             self._drop_context(c)
         for a in leaked:
@@ -352,10 +377,12 @@ class Process:
         ctx = self.require_ctx(call)
         if handle == 0:
             return ctx.default_stream
-        s = handles.live(self.streams, handle, call, _(
-            "{call}: {handle} is not a live stream. Use a handle from acl.rt.create_stream() "
-            "that has not been destroyed, or 0 for the default stream."),
-            dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
+        owner = self.contexts.get(handle - DEFAULT_STREAM)    # a default stream by its handle
+        s = owner.default_stream if owner is not None else handles.live(
+            self.streams, handle, call, _(
+                "{call}: {handle} is not a live stream. Use a handle from "
+                "acl.rt.create_stream() that has not been destroyed, or 0 for the default "
+                "stream."), dead_code=C.ACL_ERROR_RT_INVALID_HANDLE)
         if s.device != ctx.device and not other_device_ok:
             raise SimError(C.ACL_ERROR_RT_STREAM_CONTEXT,
                            _("{call}: stream {stream} belongs to device {device}, but this "
@@ -381,6 +408,11 @@ class Process:
                              "cannot be destroyed; aclrtResetDevice releases it.").format(
                                call="aclrtDestroyStream"))
         s = self.stream(handle, call)
+        if s.default:       # named by the handle aclrtCtxGetCurrentDefaultStream gave
+            raise SimError(C.ACL_ERROR_INVALID_PARAM,
+                           _("{call}: {handle} is a default stream, created by aclrtSetDevice. "
+                             "It cannot be destroyed; aclrtResetDevice releases it.").format(
+                               call=call, handle=f"0x{handle:x}"))
         self._not_capturing(s, call)
         if force:
             self._drop_queued(s)
@@ -439,109 +471,6 @@ class Process:
         for s in streams:
             self.sched.wait_stream(s)
 
-    # ----- events ------------------------------------------------------------------------
-    def create_event(self, flags: int | None = None, ex: bool = False,
-                     call: str = "aclrtCreateEvent") -> int:
-        ctx = self.require_ctx(call)
-        self.memory.ram.need(OBJECT_BYTES, call, _("one more event"))
-        e = Event(self._handle(EVENT_BASE), ctx.handle, ctx.device, flags, ex)
-        self.events[e.handle] = e
-        ctx.events.add(e.handle)
-        return e.handle
-
-    def event(self, handle: int, call: str) -> Event:
-        self.require_ctx(call)
-        return self._live(self.events, handle, _(
-            "{call}: {handle} is not a live event. Use a handle from acl.rt.create_event() "
-            "that has not been destroyed."), call)
-
-    def destroy_event(self, handle: int) -> None:
-        e = self.event(handle, "aclrtDestroyEvent")
-        del self.events[handle]
-        self.contexts[e.ctx].events.discard(handle)
-
-    def record_event(self, handle: int, stream: int) -> None:
-        e = self.event(handle, "aclrtRecordEvent")
-        s = self.stream(stream, "aclrtRecordEvent")
-        if self.capture.record_event(s, e, "aclrtRecordEvent"):
-            return
-        task = self.issue(s, Task("record", 0.0, detail={"event": handle}), "aclrtRecordEvent")
-        if s.capture is None:       # an EXTERNAL event recorded into a model is not recorded now
-            e.stream, e.seq, e.ts_us, e.recorded = s, task.seq, task.end_us, True
-
-    def stream_wait_event(self, stream: int, handle: int) -> None:
-        s = self.stream(stream, "aclrtStreamWaitEvent")
-        e = self.event(handle, "aclrtStreamWaitEvent")
-        if self.capture.wait_event(s, e, "aclrtStreamWaitEvent"):
-            return
-        if not (e.recorded or e.ex or (e.flags or 0) & (C.ACL_EVENT_SYNC | C.ACL_EVENT_EXTERNAL)):
-            raise SimError(C.ACL_ERROR_RT_PARAM_INVALID,
-                           _("{call}: event {event} has never been recorded, so there is "
-                             "nothing to wait for. Record it first (acl.rt.record_event) on the "
-                             "stream whose work must come first, then wait on it.").format(
-                               call="aclrtStreamWaitEvent", event=f"0x{handle:x}"))
-        # an event from aclrtCreateEventExWithFlag not recorded yet lets the stream go on at
-        # once (Event::WaitSendCheck); a SYNC / EXTERNAL one is waited for its next record on
-        # hardware, which the simulator does not model: it goes on at once too
-        wait = (e.stream, e.seq, e.ts_us) if e.stream is not None else None
-        # in a model, an EXTERNAL event's wait holds each replay until the event's latest
-        # record outside the model has run (the official model_ri/1_model_update pattern)
-        run = (lambda: e.stream is not None and self.sched.run_until(e.stream, e.seq)) \
-            if s.capture is not None else None
-        self.issue(s, Task("wait", 0.0, run=run, wait_for=wait, detail={"event": handle}),
-                   "aclrtStreamWaitEvent")
-
-    def synchronize_event(self, handle: int) -> None:
-        call = "aclrtSynchronizeEvent"
-        self.callbacks.notice(call)
-        self.sched.wait_event(self.waitable_event(handle, call))
-
-    def waitable_event(self, handle: int, call: str) -> Event:
-        """An event the host may wait on or time: not EXTERNAL, not inside a capture in
-        progress (ApiErrorDecorator::EventSynchronize / EventElapsedTime / EventGetTimeStamp)."""
-        e = self.event(handle, call)
-        if e.flags == C.ACL_EVENT_EXTERNAL:
-            raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                           _("{call}: event {event} is an ACL_EVENT_EXTERNAL event; it exists to "
-                             "order a model against work outside it, and the host cannot wait "
-                             "on it or time it. Use an event without that flag.").format(
-                               call=call, event=f"0x{handle:x}"))
-        cap = self.capture.event_capture(e)
-        if cap is not None:
-            raise SimError(C.ACL_ERROR_RT_EVENT_CAPTURED,
-                           _("{call}: event {event} was recorded inside the capture of stream "
-                             "{stream}, which is still in progress; its record runs only when "
-                             "the model runs. End the capture first.").format(
-                               call=call, event=f"0x{handle:x}",
-                               stream=f"0x{cap.stream.handle:x}"))
-        return e
-
-    def query_event(self, handle: int) -> int:
-        e = self.event(handle, "aclrtQueryEventStatus")
-        self.sched.now_us += self.profile.rates.api_us    # polling takes host time
-        # aclrtQueryEventStatus reports aclrtEventRecordedStatus (NOT_READY=0, COMPLETE=1);
-        # an event never recorded is NOT_READY.
-        done = e.stream is not None and self.sched.event_done(e)
-        return C.ACL_EVENT_RECORDED_STATUS_COMPLETE if done else C.ACL_EVENT_RECORDED_STATUS_NOT_READY
-
-    def elapsed_ms(self, start: int, end: int) -> float:
-        call = "aclrtEventElapsedTime"
-        a, b = self.waitable_event(start, call), self.waitable_event(end, call)
-        for e in (a, b):
-            if e.stream is None:
-                raise SimError(C.ACL_ERROR_RT_INTERNAL_ERROR,
-                               _("{call}: event {event} was never recorded. Record both events "
-                                 "with acl.rt.record_event(event, stream) first.").format(
-                                   call=call, event=f"0x{e.handle:x}"))
-            if e.ts_us > self.sched.now_us:
-                raise SimError(C.ACL_ERROR_RT_EVENT_NOT_COMPLETE,
-                               _("{call}: event {event} has not completed yet. Synchronize it "
-                                 "(acl.rt.synchronize_event) before measuring.").format(
-                                   call=call, event=f"0x{e.handle:x}"))
-        for e in (a, b):    # checked first, so a refused call runs no queued work
-            self.sched.event_done(e)
-        return (b.ts_us - a.ts_us) / 1000.0
-
     # ----- memory ------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, api: str) -> int:
         self.callbacks.notice(c_name(api))
@@ -593,7 +522,9 @@ class Process:
                              "is capturing. Use an explicit stream "
                              "(acl.rt.create_stream()).").format(
                                call=call, stream=f"0x{cap.stream.handle:x}"))
-        return self.sched.issue(stream, task, self.profile.rates.launch_us)
+        task = self.sched.issue(stream, task, self.profile.rates.launch_us)
+        self.task_reports.issued(stream, task)
+        return task
 
     def before_blocking_call(self, call: str) -> None:
         """A synchronous memset/memcpy/model execution is about to run: illegal under a GLOBAL
@@ -654,7 +585,8 @@ class Process:
             "contexts": [{"handle": c.handle, "device": c.device, "default": c.default,
                           "streams": sorted(c.streams), "events": sorted(c.events)}
                          for c in self.contexts.values()],
-            "streams": [s.row() for s in self.streams.values()],
+            "streams": [{**s.row(), "settings": self.settings.stream_row(s)}
+                        for s in self.streams.values()],
             "events": [e.row() for e in self.events.values()],
             "allocations": allocations,
             "pools": pools,
@@ -665,6 +597,8 @@ class Process:
             "reports": list(self.reports),
             "kernel_binaries": self.kernels.snapshot(), "kernel_args": self.kernel_args.snapshot(),
             "stream_allocators": self.allocators.snapshot(), "ipc_keys": self.ipc.snapshot(),
+            "runtime": self.settings.row(),
+            "notifies": self.notifies.snapshot(),
         }
 
 

@@ -36,6 +36,7 @@ class Task:
     uses: tuple = ()                  # Allocations the task reads or writes
     touches: tuple = ()               # (Allocation, offset, count) it gives bytes to
     scratch: Callable[[], int] | None = None   # host RAM it needs while it runs
+    thread: int = 0                   # the thread that issued it, numbered (task_reports.py)
 
     def fresh_bytes(self) -> int:
         """Host RAM the ranges it gives bytes to would newly take now."""
@@ -117,6 +118,8 @@ class Scheduler:
         self.pending_tasks = 0                 # tasks queued on every stream, not yet run
         #: drops a stream's queued tasks unrun (Process: their promised RAM, their capture)
         self.drop_queued: Callable[[Stream], None] = lambda stream: None
+        #: told (stream, task, TaskFailed) when a task fails on the device (task_reports.py)
+        self.on_failure: Callable | None = None
 
     @property
     def now_us(self) -> float:
@@ -201,9 +204,11 @@ class Scheduler:
                 if task.run is not None:
                     task.run()
             except TaskFailed as failure:   # it ran on the device and failed there: it
-                s.executed = task.seq           # leaves the queue, the waiting call reports it
-                del pending[0]
+                s.executed = task.seq           # leaves the queue, the exception callback
+                del pending[0]                  # hears of it, the waiting call reports it
                 self.pending_tasks -= 1
+                if self.on_failure is not None:
+                    self.on_failure(s, task, failure)
                 if s.failure_mode == STOP_ON_FAILURE:   # 遇错即停: the rest never runs, and
                     s.stopped = failure.code            # the stream takes no new task
                     self.drop_queued(s)                 # (06_stream_management.md)

@@ -11,6 +11,7 @@ from acl_lab import constants as C
 from acl_lab.i18n import _
 from acl_lab.sim.simerror import SimError
 from acl_lab.sim.streams import Task
+from acl_lab.spec.device_rules import device_sync_timeout
 
 # aclrtCreateEventWithFlag accepts any OR of these (RT_EVENT_FLAG_MAX, event.hpp)...
 _WITH_FLAG_MAX = 0x3F
@@ -200,3 +201,31 @@ def create_stream(rt, priority: int, flag: int) -> int:
     known = (C.ACL_STREAM_FAST_LAUNCH | C.ACL_STREAM_FAST_SYNC | C.ACL_STREAM_PERSISTENT |
              C.ACL_STREAM_HUGE | C.ACL_STREAM_CPU_SCHEDULE | C.ACL_STREAM_DEVICE_USE_ONLY)
     return rt.create_stream(priority, flag & known, "aclrtCreateStreamWithConfig")
+
+
+def synchronize_device(rt, timeout_ms: int) -> None:
+    """aclrtSynchronizeDeviceWithTimeout (device.cpp; api_error.cc DeviceSynchronize refuses
+    0 and anything below -1): every stream of the current device, within one deadline; past
+    it, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT with the work due by then run."""
+    call = "aclrtSynchronizeDeviceWithTimeout"
+    device_sync_timeout(call, timeout_ms)
+    ctx = rt.require_ctx(call)
+    streams = rt.all_streams(ctx.device)
+    for s in streams:
+        rt._not_capturing(s, call)
+    deadline = _deadline(rt, timeout_ms)
+    late = [s for s in streams if deadline is not None and s.t_end > deadline]
+    if not late:
+        for s in streams:
+            rt.sched.wait_stream(s)
+        return
+    for s in streams:
+        _time_out(rt, s, deadline)
+    raise SimError(C.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                   _("{call}: device {device} still had work after {timeout} ms of modeled time "
+                     "(stream {stream} finishes at {end} µs, the wait ended at {deadline} µs). "
+                     "The work due by then has run; the rest is still queued. Wait longer, or "
+                     "with acl.rt.synchronize_device.").format(
+                       call=call, device=ctx.device, timeout=timeout_ms,
+                       stream=f"0x{late[0].handle:x}", end=f"{late[0].t_end:.1f}",
+                       deadline=f"{deadline:.1f}"))

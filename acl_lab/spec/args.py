@@ -79,6 +79,19 @@ def ints_arg(call: str, name: str, values) -> tuple:
         raise TypeError(f"{call}: {name} must be a sequence of ints") from None
 
 
+def pairs_arg(call: str, name: str, values) -> tuple:
+    """A C array of [min, max] int64 pairs (shape and value ranges): a list of lists of two
+    ints, as pyACL's ConvertPyListToLongLongArrayV2 reads it."""
+    if not isinstance(values, list):
+        raise TypeError(f"{call}: {name} must be a list of [min, max] lists")
+    pairs = []
+    for pair in values:
+        if not isinstance(pair, list) or len(pair) < 2:
+            raise TypeError(f"{call}: {name} must be a list of [min, max] lists")
+        pairs.append((int_arg(call, name, pair[0]), int_arg(call, name, pair[1])))
+    return tuple(pairs)
+
+
 def handles_arg(call: str, name: str, values) -> tuple:
     """A Python list of handles (descs, data buffers), as pyACL turns it into a C array."""
     if not isinstance(values, (list, tuple)):
@@ -139,13 +152,14 @@ size = Reader(size_arg)          # size_t
 ptr = Reader(ptr_arg)            # a pointer or handle: unsigned 64 bits
 ints = Reader(ints_arg)          # const int64_t *dims, with its count
 handles = Reader(handles_arg)    # an array of handles
+pairs = Reader(pairs_arg)        # int64_t range[][2]: shape and value ranges
 text = Reader(text_arg)          # const char *
 path = Reader(path_arg)          # const char *path
 function = Reader(function_arg)  # a Python callable (callbacks)
 number = Reader(number_arg)      # a float or int value
 
 __all__ = ["int_arg", "size_arg", "ptr_arg", "i32_arg", "i64_arg", "u32_arg", "u64_arg", "ints_arg",
-           "handles_arg", "text_arg", "path_arg", "function_arg", "number_arg", "Reader",
-           "out_of_range_code",
-           "i32", "u32", "u64", "i64", "size", "ptr", "ints", "handles", "text", "path",
+           "handles_arg", "pairs_arg", "text_arg", "path_arg", "function_arg", "number_arg",
+           "Reader", "out_of_range_code",
+           "i32", "u32", "u64", "i64", "size", "ptr", "ints", "handles", "pairs", "text", "path",
            "function", "number"]

@@ -28,6 +28,15 @@ class ContextRow(TypedDict):
     events: list[int]
 
 
+class StreamSettingsRow(TypedDict):
+    """What aclrtSetStreamAttribute and its siblings set on a stream."""
+    id: int                   # aclrtStreamGetId
+    failure_mode: int         # ACL_CONTINUE_ON_FAILURE (0) / ACL_STOP_ON_FAILURE (1)
+    overflow_switch: int
+    user_custom_tag: int
+    res_limits: dict[int, int]   # aclrtDevResLimitType -> cores, set on this stream
+
+
 class StreamRow(TypedDict):
     handle: int
     device: int | None
@@ -36,6 +45,7 @@ class StreamRow(TypedDict):
     executed: int | None      # tasks whose effect has run
     pending: int | None       # tasks queued, not yet run
     t_end_us: float | None    # modeled time when its last task finishes
+    settings: StreamSettingsRow | None
 
 
 class EventRow(TypedDict):
@@ -133,6 +143,24 @@ class OfflineModelRow(TypedDict):
     executions: int | None
 
 
+class RuntimeRow(TypedDict):
+    """What a program set on the runtime for the whole process."""
+    sat_mode: int             # aclrtFloatOverflowMode (aclrtSetDeviceSatMode)
+    sys_params: dict[int, int]   # aclSysParamOpt -> value (aclrtSetSysParamOpt)
+    op_wait_timeout_s: int    # aclrtSetOpWaitTimeout; 0: never
+    op_execute_timeout_ms: int   # what aclrtGetOpExecuteTimeout reports
+    device_res_limits: dict[int, dict[int, int]]   # device -> type -> cores it was limited to
+
+
+class NotifyRow(TypedDict):
+    handle: int
+    id: int                   # aclrtGetNotifyId
+    device: int
+    set_pending: bool         # a record waits to be taken by a wait
+    exported: bool            # aclrtNotifyGetExportKey gave it a key
+    imported: bool            # this handle came from aclrtNotifyImportByKey
+
+
 class TimelineRow(TypedDict):
     """A task that ran, on the modeled clock."""
     stream: int
@@ -202,6 +230,8 @@ class Snapshot(TypedDict):
     kernel_args: list[KernelArgsRow]
     stream_allocators: list[StreamAllocatorRow]
     ipc_keys: list[IpcKeyRow]
+    runtime: RuntimeRow | None
+    notifies: list[NotifyRow]
 
 
 def mismatches(value, expected: type = Snapshot, where: str = "snapshot") -> list[str]:

@@ -22,6 +22,7 @@ TASK_COLORS = {
     "memcpy": "#4c72b0", "memcpy2d": "#64b5cd", "memset": "#55a868", "op": "#dd8452",
     "model": "#8172b3", "record": "#c44e52", "wait": "#937860",
     "inference": "#da8bc3", "callback": "#ccb974",     # offline model execution, host callback
+    "notify_record": "#8c613c", "notify_wait": "#dc7ec0", "overflow": "#797979",
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
     "waiting": "#ffffff",    # host time waiting for streams, events or reports (outlined)
     "blocking": "#595959",   # host time in any other call: synchronous work, capture
@@ -31,11 +32,14 @@ TASK_LABELS = {
     "memcpy": "memcpy", "memcpy2d": "memcpy2d", "memset": "memset", "op": N_("operator (aclnn)"),
     "model": N_("model replay"), "record": N_("event record"), "wait": N_("event wait"),
     "inference": N_("offline model execution"), "callback": N_("host callback"),
+    "notify_record": N_("notify record"), "notify_wait": N_("notify wait"),
+    "overflow": N_("overflow status"),
     "launch": N_("host: issuing a task"), "waiting": N_("host: waiting"),
     "blocking": N_("host: other calls"),
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
-MARKS = ("record", "wait")   # zero-length tasks: drawn as marks, not boxes
+MARKS = ("record", "wait", "notify_record", "notify_wait")   # zero-length: marks, not boxes
+_UP = ("record", "notify_record")                            # marks whose arrow points up
 OUTLINE = "#595959"          # the edge of a "waiting" box (its fill is white)
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
 HOVER_DRAWN = 2_000          # boxes with hover text; more are drawn plain (the picture stays small)
@@ -173,11 +177,11 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
             start, end = max(start, t0), min(end, t1)     # nothing leaves the plot
             kinds.add(kind)
             title = text if hover else None
-            if kind in MARKS:
+            if kind in MARKS and end <= start:     # a wait that lasted (timed out) is a box
                 xs = x(start)
                 svg.line(xs, y + 5, xs, y + LANE_H - 5, stroke=color(kind), width=1.2)
-                tip = y + 5 if kind == "record" else y + LANE_H - 5
-                svg.head(xs, tip, 0, 1 if kind == "record" else -1, color(kind))
+                tip = y + 5 if kind in _UP else y + LANE_H - 5
+                svg.head(xs, tip, 0, 1 if kind in _UP else -1, color(kind))
                 if title:
                     svg.rect(xs - 3, y + 4, 6, LANE_H - 8, "none", title=title)
             elif kind == "waiting":

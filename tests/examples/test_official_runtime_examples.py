@@ -11,13 +11,12 @@ take modeled milliseconds; the printed lines are the README's. Values the README
 Here: 0_quickstart/1_error_handling; 1_basic_features/device/{0_device_normal, 2_device_P2P},
 event/{0_event_status, 1_event_timestamp}, memory/0..6, stream/{0_simple_stream,
 2_multi_stream (its stream and event parts)}; 2_advanced_features/model_ri/{0_simple_model,
-1_model_update}. Not here, because the simulator has no such call: 0_hello_cann and
-2_system_info (data buffers, version and fp16 helpers: another issue), context/0_context_query
-(aclrtCtxGetCurrentDefaultStream, aclrtGetResInCurrentThread), device/1_device_multi_thread
-(device info and resource limits), stream/1_stream_with_failure_mode (a failing kernel,
-aclrtStreamStop/Abort), stream/3_stream_config_query (stream config handles), the notify part
-of stream/2_multi_stream, memory/7, 8, 11, 12 (physical memory; 9 and 10, value wait/write
-and IPC, are in test_official_kernel_memory_examples.py),
+1_model_update}. In test_official_runtime_queries.py: 2_system_info, context/0_context_query,
+device/1_device_multi_thread and the notify part of stream/2_multi_stream. Not here, because
+the simulator has no such call: 0_hello_cann (data buffers: another issue),
+stream/1_stream_with_failure_mode (a failing kernel, aclrtStreamStop),
+stream/3_stream_config_query (stream config handles), memory/7, 8, 11, 12 (physical memory;
+9 and 10, value wait/write and IPC, are in test_official_kernel_memory_examples.py),
 model_ri/2_model_switch and 3_cond_model (aclmdlRIBuild*, condition tasks) and
 4_model_sync_external (aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag, which pyACL
 does not bind); custom-kernel examples (0_quickstart/4_custom_kernel_launch).

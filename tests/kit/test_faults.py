@@ -81,8 +81,11 @@ def test_every_facade_call_that_can_fail_can_be_injected_and_changes_nothing(acl
             assert result == failure(name)(C.ACL_ERROR_FAILURE, ""), name
             assert result[-1] == C.ACL_ERROR_FAILURE, name
         else:
+            # a bare value fails as its C function does: the code, NULL, ACL_DT_UNDEFINED,
+            # or e.g. 0xFFFFFFFF for aclrtGet*FromExceptionInfo without an info
+            assert result == failure(name)(C.ACL_ERROR_FAILURE, ""), name
             assert result in (C.ACL_ERROR_FAILURE, 0, "", C.ACL_DT_UNDEFINED,
-                              C.ACL_FORMAT_UNDEFINED), name
+                              C.ACL_FORMAT_UNDEFINED, 0xFFFFFFFF), name
         assert "injected fault" in acl.get_recent_err_msg()
     after = acl_lab.snapshot()
     for key in ("allocations", "pools", "streams", "events", "contexts", "devices"):

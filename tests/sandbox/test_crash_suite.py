@@ -408,6 +408,27 @@ CASES = {
         assert acl.rt.synchronize_stream(stream) == 0
         outcome("refused")
     """),
+    # 8a. issue 31: an exception callback that waits, issues and raises; timeouts at their
+    # extremes; notifies until the device holds no more
+    "exception_callback_misbehaves": ("ok", """
+        n, _ = acl.rt.create_notify(0)
+        other, _ = acl.rt.create_stream()
+        def callback(info):
+            assert acl.rt.synchronize_stream(other) == 0       # the docs: may deadlock
+            d, _ = acl.rt.malloc(4096, 0)
+            acl.rt.memset_async(d, 4096, 1, 4096, other)
+            raise RuntimeError("learner bug")
+        assert acl.rt.set_exception_info_callback(callback) == 0
+        assert acl.rt.wait_and_reset_notify(n, stream, 2**32 - 1) == 0   # 136 years
+        assert acl.rt.synchronize_stream(stream) == C.ACL_ERROR_RT_WAIT_TIMEOUT
+        assert acl.rt.synchronize_device_with_timeout(2**31 - 1) == 0
+        assert acl.rt.set_op_execute_timeout_v2(2**64 - 1)[1] == 0
+        made = 0
+        while acl.rt.create_notify(0)[1] == 0:
+            made += 1
+        assert made == 8191, made
+        outcome("ok")
+    """),
     # 8. threads: snapshot() and the trace table while other threads call
     "snapshot_while_threads_call": ("ok", """
         errors = []

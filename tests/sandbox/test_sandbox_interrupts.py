@@ -107,6 +107,9 @@ OPERATIONS = {
     "synchronize_device": (queued, lambda w: w["acl"].rt.synchronize_device(), False),
     "memset_async_issue": (None, lambda w: w["acl"].rt.memset_async(
         w["dev"], 2 * MiB, 1, 2 * MiB, w["stream"]), True),
+    "synchronize_device_with_timeout": (queued, lambda w: w["acl"].rt.
+                                        synchronize_device_with_timeout(1), False),
+    "stream_abort": (queued, lambda w: w["acl"].rt.stream_abort(w["stream"]), True),
     "reset": (None, lambda w: acl_lab.reset(), False),
     "reset_device": (None, lambda w: w["acl"].rt.reset_device(0), True),
     "pool_alloc": (None, lambda w: w["pool"].alloc(5000), True),

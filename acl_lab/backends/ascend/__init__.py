@@ -138,7 +138,7 @@ def snapshot(guard) -> Snapshot:
         "devices": {d: {"refs": n, "open": True} for d, n in guard.device_refs.items()},
         "contexts": [],
         "streams": [{"handle": h, "device": d, "context": None, "issued": None,
-                     "executed": None, "pending": None, "t_end_us": None}
+                     "executed": None, "pending": None, "t_end_us": None, "settings": None}
                     for h, d in guard.streams.items()],
         "events": [{"handle": h, "device": d, "stream": None, "recorded_at_us": None}
                    for h, d in guard.events.items()],
@@ -152,7 +152,7 @@ def snapshot(guard) -> Snapshot:
         "touched_bytes": None, "models": [dict(m) for m in guard.ops.models.values()],
         "offline_models": guard.models.snapshot(),
         "timeline": [],
-        "reports": list(guard.reports),
+        "reports": list(guard.reports), "runtime": None, "notifies": [],
         "kernel_binaries": [], "kernel_args": [], "stream_allocators": [], "ipc_keys": [],
     }
 

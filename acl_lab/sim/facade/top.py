@@ -13,6 +13,7 @@ from acl_lab import constants as C
 from acl_lab.errors import as_int
 from acl_lab.i18n import _
 from acl_lab.sim.facade._call import Namespace, acl_call
+from acl_lab.sim.facade.top_more import TopMore
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import args, dtypes
 from acl_lab.support import files
@@ -21,7 +22,7 @@ ACL_VERSION = (1, 17, 0)      # the ACL the simulator models (CANN 8.x)
 CONFIG_LIMIT = 1 << 20        # bytes of an aclInit / aclmdlSetDump config read at most
 
 
-class SimAcl(Namespace):
+class SimAcl(TopMore, Namespace):
     """What ``acl_lab.load()`` hands out for the simulator: shaped like pyACL's ``acl``."""
 
     def __init__(self, sim, namespaces: dict):

@@ -46,6 +46,7 @@ class Desc:
     fmt: int
     name: str = ""
     const: bytes | None = None
+    extras: dict = field(default_factory=dict)    # storage format and shape, ranges, ...
 
     def element_count(self) -> int:
         """As aclGetTensorDescElementCount: 0 for a negative dim, or a count past size_t."""

@@ -5,13 +5,15 @@ code), ``"ret"`` (the code alone), ``"size"`` (a bare value: the C function retu
 directly, a handle or a getter's field) or ``""`` (a void C function). From it follows what
 the call gives on success and on failure, its *failure shape*: zeros before the code, NULL
 (0) for a bare value, ``None`` for a void one — unless ``fails`` says otherwise (the values
-pyACL's wrapper leaves when the C call fails: ``({},)`` for a dims dict, ``(-1,)``, …),
+pyACL's wrapper leaves when the C call fails: ``({},)`` for a dims dict, ``(-1,)``, …; a
+function of the call's arguments where they depend on one, as a union keyed by the kind asked),
 ``RAISES`` (a helper that raises where real pyACL would crash) or ``NEVER`` (a helper with no
 failure of its own).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+import copy
+from typing import Callable, NamedTuple
 
 from acl_lab.spec.refusal import AclLabError
 
@@ -22,7 +24,8 @@ NEVER = "never"          # a pyACL helper with no failure of its own (it calls o
 class Prototype(NamedTuple):
     c: str | None                 # the C declaration; None for pyACL's own helpers (acl.util)
     returns: str                  # "dev_ptr, ret", "ret", "size", "" (void)
-    fails: tuple | str | None = None   # values on failure when not zeros; RAISES; NEVER
+    fails: tuple | str | Callable | None = None   # values on failure when not zeros (or a
+    #                                             function of the arguments); RAISES; NEVER
 
     @property
     def c_name(self) -> str | None:
@@ -50,14 +53,17 @@ class Prototype(NamedTuple):
         return [p.split("*")[-1].split()[-1] for p in inside.split(",")
                 if p.strip() and p.strip() != "void"]
 
-    def failed(self, code: int, message: str = ""):
-        """What the call gives when it fails with ``code``."""
+    def failed(self, code: int, message: str = "", args: tuple = ()):
+        """What the call gives when it fails with ``code`` (``args``: the call's arguments,
+        for a failure shape that depends on them)."""
         if self.fails == RAISES:
             raise AclLabError(code, message or None) from None
         if not self.names:
             return None
-        values = self.fails if self.fails is not None else (0,) * self.values
-        values = tuple(dict(v) if isinstance(v, dict) else v for v in values)  # a fresh {}
+        values = (self.fails(*args) if callable(self.fails) else self.fails
+                  if self.fails is not None else (0,) * self.values)
+        values = tuple(copy.deepcopy(v) if isinstance(v, (dict, list)) else v
+                       for v in values)      # a fresh {} or [] each time
         if not self.has_code:
             return values[0]
         return (*values, code) if values else code

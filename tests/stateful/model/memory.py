@@ -11,6 +11,8 @@ from .objects import (D2D, DIRECTION, FREE_CALL, H2D, D2H, H2H, PAGEABLE, Block,
                       check_int, check_size)
 from .state import State, copier
 
+#: how far below "budget less touched bytes" the host RAM left may be (an allowance)
+
 
 #: host RAM the simulator may hold beyond touched bytes in a fuzz run (tasks, streams,
 #: events at 1 KiB each, loaded models): a pinning this close to the budget may fail
