@@ -4,6 +4,8 @@ acl_mdl.h; the work is sim/models.py's) and stream capture into a model running 
 from acl_lab import constants as C
 from acl_lab.i18n import N_, _
 from acl_lab.sim.facade._call import Namespace, acl_call
+from acl_lab.sim import model_bundles
+from acl_lab.sim.facade.mdl_config import MdlConfig
 from acl_lab.sim.facade.mdl_dynamic import MdlDynamic
 from acl_lab.sim.facade.top import read_config
 from acl_lab.sim.models import io_name
@@ -17,7 +19,7 @@ def _dims(t, dims=None) -> dict:
     return {"name": t.name, "dimCount": len(dims), "dims": list(dims)}
 
 
-class Mdl(MdlDynamic, Namespace):
+class Mdl(MdlConfig, MdlDynamic, Namespace):
     """acl.mdl"""
 
     # ----- loading --------------------------------------------------------------------
@@ -59,6 +61,7 @@ class Mdl(MdlDynamic, Namespace):
 
     @acl_call("mdl.unload")
     def unload(self, rt, model_id: args.i64):
+        model_bundles.of(rt).check_not_inner(model_id)
         rt.models.unload(model_id)
 
     # ----- descriptions ---------------------------------------------------------------
