@@ -24,12 +24,15 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
                     (the .om format and its executor: acl_lab/om/)
     model_gears.py  their gears: dynamic batch / image size / dims picked per dataset
     model_ranges.py shape-range models, a dataset's tensor descriptions
+    model_configs.py config handles (aclmdlLoadWithConfig), exec configs (aclmdlExecuteV2)
+    model_bundles.py bundle models: several models loaded and unloaded together
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran
-    media/          acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC
+    media/          acl.media: DVPP memory, JPEGD / JPEGE / PNGD / VPC (batch, make-border,
+                    colour, pyramid), VDEC / VENC
     single_op/      acl.op: single operators compiled by acl-lab atc --singleop
 
 Examples (written by tools/call_map.py; every call: docs/call-map.md):

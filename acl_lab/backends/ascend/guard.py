@@ -235,6 +235,7 @@ class Guard:
             ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
             ri_destroy=(self._check_model_known("aclmdlRIDestroy"), self._note_model_destroyed))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
+                 "dvpp_malloc_with_cfg": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
                 "bytes_to_ptr": (None, self._note_python("bytes")),

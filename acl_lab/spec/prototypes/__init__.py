@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import inspect
 
-from acl_lab.spec.prototypes import (mdl, mdl_config, mdl_dynamic, media, nn, op, rt, top,
-                                     util)
+from acl_lab.spec.prototypes import (mdl, mdl_config, mdl_dynamic, media, media_channels,
+                                     media_vpc, nn, op, rt, top, util)
 from acl_lab.spec.prototypes.row import NEVER, Prototype
 
 #: facade name ("rt.malloc"; "" namespace for top-level acl.*) -> its C prototype and returns
 PROTOTYPES: dict[str, Prototype] = {**top.ROWS, **rt.ROWS, **mdl.ROWS, **nn.ROWS, **op.ROWS,
                                     **media.ROWS, **util.ROWS,
                                     **mdl_dynamic.ROWS,
-                                    **mdl_config.ROWS}
+                                    **mdl_config.ROWS,
+                                    **media_vpc.ROWS,
+                                    **media_channels.ROWS}
 
 
 def failure(name: str):

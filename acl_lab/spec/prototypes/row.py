@@ -81,4 +81,4 @@ def _parameter_name(param: str) -> str:
     """``void *devPtr`` -> devPtr; ``int32_t (*fn)(const T *, int32_t)`` -> fn."""
     if "(*" in param:
         return param.split("(*")[1].split(")")[0].strip()
-    return param.split("*")[-1].split()[-1]
+    return param.split("*")[-1].split()[-1].removesuffix("[]")
