@@ -28,6 +28,9 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     model_bundles.py bundle models: several models loaded and unloaded together
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
+    profiling.py    acl.prof collections: configs, init / start / stop, the profile written
+    profiling_tx.py msproftx stamps, marks, ranges, push / pop; step info
+    profiling_ops.py model subscriptions: op records into the program's pipe, their getters
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran

@@ -36,6 +36,7 @@ from acl_lab.spec.snapshot_schema import OfflineModelRow
 from acl_lab.sim.memory import Allocation
 from acl_lab.sim.model_gears import ModelGears
 from acl_lab.sim.model_ranges import ModelRanges
+from acl_lab.sim import profiling_ops
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
@@ -96,6 +97,7 @@ class LoadedModel:
     executions: int = 0
     gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
     graph: object = None               # a shape-range model's skeleton (model_ranges.py)
+    ops: tuple = ()                    # its operators as a profiler names them (node_ops.py)
 
 
 @dataclass(eq=False)
@@ -323,7 +325,7 @@ class OfflineModels(ModelGears, ModelRanges):
                              tuple(a for a in taken if a is not None), session,
                              facts.peak_bytes, held, memory,
                              graph=om_graph.skeleton(om_graph.parse(m.onnx_bytes))
-                             if m.ranges is not None else None)
+                             if m.ranges is not None else None, ops=facts.ops)
         except BaseException as e:     # no memory, or interrupted: give back what was taken
             for a in taken:
                 if a is not None:
@@ -427,9 +429,12 @@ class OfflineModels(ModelGears, ModelRanges):
         self.rt.memory.ram.need(peak, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
-            self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
+        task = profiling_ops.watch(self.rt, lm.id, self._task(lm, in_places, out_places,
+                                                               ins.gear))
+        if stream is None:
+            self.rt.sched.blocking(task)
         else:
-            self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
+            self.rt.issue(stream, task, call)
         if lm.om.ranges is not None:
             self.set_output_descs(outs, descs[1])
         lm.executions += 1

@@ -111,6 +111,8 @@ class Scheduler:
         self.running: set[Task] = set()        # tasks whose effect is running right now
         self.queued: dict[Stream, None] = {}   # streams issued to, in order, since last seen empty
         self.pending_tasks = 0                 # tasks queued on every stream, not yet run
+        #: synchronous calls' tasks, kept while a profiling collection runs (profiling.py)
+        self.synchronous: deque[Task] | None = None
 
     @property
     def now_us(self) -> float:
@@ -166,6 +168,8 @@ class Scheduler:
             task.run()
         task.start_us, task.end_us = self.now_us, self.now_us + task.duration_us
         self.now_us = task.end_us
+        if self.synchronous is not None:
+            self.synchronous.append(task)
 
     def run_until(self, stream: Stream, seq: int | None = None) -> float:
         """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the
