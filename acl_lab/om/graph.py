@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, replace
 
 from acl_lab.align import align_up
+from acl_lab.constants import ACL_DYNAMIC_AIPP_NAME
 from acl_lab.i18n import _
 from acl_lab.om.container import ACL_DTYPE, MEM_ALIGN, NUMPY_DTYPE
 from acl_lab.om.node_ops import node_ops
@@ -283,6 +284,8 @@ def verify(m) -> Facts:
             raise GraphError(_("the header's {kind} {header} are not the graph's "
                                "{graph}").format(kind="inputs", header=[t.name for t in inputs],
                                                  graph=graph_inputs))
+        inputs = inputs[:-1]
+    if inputs and inputs[-1].name == ACL_DYNAMIC_AIPP_NAME:   # dynamic AIPP's parameters
         inputs = inputs[:-1]
     before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
     inputs = tuple(before.get(t.name, t) for t in inputs)

@@ -26,6 +26,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     model_ranges.py shape-range models, a dataset's tensor descriptions
     model_configs.py config handles (aclmdlLoadWithConfig), exec configs (aclmdlExecuteV2)
     model_bundles.py bundle models: several models loaded and unloaded together
+    model_aipp.py   dynamic AIPP: aclmdlAIPP objects, set into a model's input; AIPP types
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     profiling.py    acl.prof collections: configs, init / start / stop, the profile written

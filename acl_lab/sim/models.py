@@ -37,6 +37,7 @@ from acl_lab.sim.memory import Allocation
 from acl_lab.sim.model_gears import ModelGears
 from acl_lab.sim.model_ranges import ModelRanges
 from acl_lab.sim import profiling_ops
+from acl_lab.om.aipp_dynamic import DATA_NAME as DYNAMIC_AIPP_DATA, DynamicAipp
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
@@ -477,7 +478,7 @@ class OfflineModels(ModelGears, ModelRanges):
         return places
 
     def _task(self, lm: LoadedModel, ins: list, outs: list, gear: tuple | None) -> Task:
-        for i, (a, _, d, b) in enumerate(outs):
+        for i, (a, _off, d, b) in enumerate(outs):
             if a is None:                            # NULL output of a sync execution
                 a = self.rt.memory.malloc(lm.device, d.size, C.ACL_MEM_MALLOC_HUGE_FIRST, "malloc")
                 b.addr, b.size = a.ptr, d.size
@@ -489,15 +490,23 @@ class OfflineModels(ModelGears, ModelRanges):
                    for *_, d, _b in ins}
 
         aipp = {a.input: a for a in lm.om.aipp}
+        settings = [(a, off, d.size) for a, off, d, _b in ins if d.name == DYNAMIC_AIPP_DATA]
 
         def run() -> None:
             feed = {}
-            for a, off, d, _ in ins:
-                if d.name == om_dynamic.TENSOR_NAME:
+            for a, off, d, _buffer in ins:
+                if d.name in (om_dynamic.TENSOR_NAME, DYNAMIC_AIPP_DATA):
                     continue                  # read by the device, not by the graph
                 if d.name in aipp:            # the raw image, through AIPP first
-                    feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
-                                                      om.NUMPY_DTYPE[d.onnx_dtype])
+                    given = [s.view(o, n) for s, o, n in settings
+                             if isinstance(aipp[d.name], DynamicAipp)]     # its parameters
+                    try:
+                        feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
+                                                          om.NUMPY_DTYPE[d.onnx_dtype], *given)
+                    except ValueError as e:     # dynamic AIPP parameters the device refuses
+                        self.rt.report(_("model {model_id}: AIPP failed ({error}); its outputs "
+                                         "were not written.").format(model_id=lm.id, error=e))
+                        return
                     continue
                 dims = in_dims[d.name]
                 n = math.prod(dims) * np.dtype(om.NUMPY_DTYPE[d.dtype]).itemsize
@@ -513,7 +522,7 @@ class OfflineModels(ModelGears, ModelRanges):
                                  "({error}); its outputs were not written.").format(
                                      model_id=lm.id, error=f"{type(e).__name__}: {e}"[:300]))
                 return
-            for (a, off, d, _), value in zip(outs, results):
+            for (a, off, d, _buffer), value in zip(outs, results):
                 out = np.ascontiguousarray(value, dtype=om.NUMPY_DTYPE[d.dtype])
                 out = out.reshape(-1).view(np.uint8)
                 a.view(off, out.size)[:] = out

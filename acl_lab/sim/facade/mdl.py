@@ -5,6 +5,7 @@ from acl_lab import constants as C
 from acl_lab.i18n import N_, _
 from acl_lab.sim.facade._call import Namespace, acl_call
 from acl_lab.sim import model_bundles
+from acl_lab.sim.facade.mdl_aipp import MdlAipp
 from acl_lab.sim.facade.mdl_config import MdlConfig
 from acl_lab.sim.facade.mdl_dynamic import MdlDynamic
 from acl_lab.sim.facade.top import read_config
@@ -19,7 +20,7 @@ def _dims(t, dims=None) -> dict:
     return {"name": t.name, "dimCount": len(dims), "dims": list(dims)}
 
 
-class Mdl(MdlConfig, MdlDynamic, Namespace):
+class Mdl(MdlAipp, MdlConfig, MdlDynamic, Namespace):
     """acl.mdl"""
 
     # ----- loading --------------------------------------------------------------------

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import inspect
 
-from acl_lab.spec.prototypes import (mdl, mdl_config, mdl_dynamic, media, media_channels,
-                                     media_vpc, nn, op, prof, rt, top, util)
+from acl_lab.spec.prototypes import (mdl, mdl_aipp, mdl_config, mdl_dynamic, media,
+                                     media_channels, media_vpc, nn, op, prof, rt, top, util)
 from acl_lab.spec.prototypes.row import NEVER, Prototype
 
 #: facade name ("rt.malloc"; "" namespace for top-level acl.*) -> its C prototype and returns
@@ -35,7 +35,8 @@ PROTOTYPES: dict[str, Prototype] = {**top.ROWS, **rt.ROWS, **mdl.ROWS, **nn.ROWS
                                     **mdl_config.ROWS,
                                     **media_vpc.ROWS,
                                     **media_channels.ROWS,
-                                    **prof.ROWS}
+                                    **prof.ROWS,
+                                    **mdl_aipp.ROWS}
 
 
 def failure(name: str):
