@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from acl_lab.om.gemm_kernel import gemm
+
 
 def _binary(fn):
     return lambda xs, attrs, outs: [fn(xs[0], xs[1]).astype(outs[0], copy=False)]
@@ -57,4 +59,5 @@ KERNELS = {
     "MatMulV2": _matmul("transpose_x1", "transpose_x2"),
     "BatchMatMul": _matmul("adj_x1", "adj_x2"),
     "BatchMatMulV2": _matmul("adj_x1", "adj_x2"),
+    "GEMM": gemm,          # aclblasGemmEx and its kin (om/gemm_kernel.py)
 }

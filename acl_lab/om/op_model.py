@@ -25,7 +25,8 @@ TYPES = {"float": C.ACL_FLOAT, "float32": C.ACL_FLOAT, "float16": C.ACL_FLOAT16,
          "uint8": C.ACL_UINT8, "uint16": C.ACL_UINT16, "uint32": C.ACL_UINT32,
          "uint64": C.ACL_UINT64, "double": C.ACL_DOUBLE, "bool": C.ACL_BOOL}
 FORMATS = {"ND": C.ACL_FORMAT_ND, "NCHW": C.ACL_FORMAT_NCHW, "NHWC": C.ACL_FORMAT_NHWC,
-           "NC1HWC0": C.ACL_FORMAT_NC1HWC0, "FRACTAL_NZ": C.ACL_FORMAT_FRACTAL_NZ}
+           "NC1HWC0": C.ACL_FORMAT_NC1HWC0, "FRACTAL_NZ": C.ACL_FORMAT_FRACTAL_NZ,
+           "FRACTAL_Z": C.ACL_FORMAT_FRACTAL_Z}
 ATTR_TYPES = ("bool", "int", "float", "string", "list_bool", "list_int", "list_float",
               "list_string")
 

@@ -38,6 +38,9 @@ def live_resources(rt) -> list[str]:
         (sorted(rt.models.descs), "aclmdlDesc", "acl.mdl.destroy_desc"),
         (sorted(rt.models.datasets), "aclmdlDataset", "acl.mdl.destroy_dataset"),
         (sorted(rt.models.buffers), "aclDataBuffer", "acl.destroy_data_buffer"),
+        (sorted(rt.kernels.binaries), "aclrtBinHandle", "acl.rt.binary_unload"),
+        (sorted(rt.kernels.blobs), "aclrtBinary", "acl.rt.destroy_binary"),
+        (sorted(rt.allocators.descs), "aclrtAllocatorDesc", "acl.rt.allocator_destroy_desc"),
     ]
     single_ops = getattr(rt, "single_ops", None)
     if single_ops is not None:

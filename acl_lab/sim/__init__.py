@@ -29,6 +29,12 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     model_aipp.py   dynamic AIPP: aclmdlAIPP objects, set into a model's input; AIPP types
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
+    kernels.py      kernel binaries (aclrtBinaryLoad*) and the functions in them
+    kernel_args.py  kernel argument lists; kernel launches (checked, then refused: no AI Core)
+    device_tasks.py cache maintenance, reduce, value write / wait, copies by descriptor
+    allocators.py   external allocator descriptors registered on streams
+    ipc.py          IPC memory by key, both sides in one process
+    blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     profiling.py    acl.prof collections: configs, init / start / stop, the profile written
     profiling_tx.py msproftx stamps, marks, ranges, push / pop; step info
     profiling_ops.py model subscriptions: op records into the program's pipe, their getters
@@ -37,7 +43,8 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
                     queued task the device refused when it ran
     media/          acl.media: DVPP memory, JPEGD / JPEGE / PNGD / VPC (batch, make-border,
                     colour, pyramid), VDEC / VENC
-    single_op/      acl.op: single operators compiled by acl-lab atc --singleop
+    single_op/      acl.op: single operators compiled by acl-lab atc --singleop, custom
+                    operators from kernels, shape inference, operator dumps
 
 Examples (written by tools/call_map.py; every call: docs/call-map.md):
 

@@ -207,6 +207,7 @@ class Aclnn:
                            _("{call}: the result type {result} cannot be cast to the output's "
                              "{dtype}.").format(call=call, result=result, dtype=dtype_name(out.dtype)))
         self._work_fits(out, ins, call)
+        self.rt.dump_args.record(op, ins, out)     # aclopStartDumpArgs: one file per shape
         ex = Executor(self._handle(EXECUTOR_BASE), op, tuple(ins) + tuple(xs.values()), out)
         self.executors[ex.handle] = ex
         return 0, ex.handle

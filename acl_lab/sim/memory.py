@@ -254,15 +254,15 @@ class Memory:
             self._plans[(device, policy, api)] = plan
         return plan
 
-    def malloc_host(self, size: int) -> Allocation:
-        """aclrtMallocHost for a size check_size passed."""
+    def malloc_host(self, size: int, api: str = "malloc_host") -> Allocation:
+        """aclrtMallocHost (or another host allocator, ``api``) for a size check_size passed."""
         footprint = align32_footprint(size)   # the runtime rounds host sizes to 32 bytes
         if self.host_pool is None:   # ACL_DEVICE run mode: "host" memory is device memory
             pools = [p for p in self.device_pools[0] if p.spec.page == "normal" and not p.spec.p2p]
-            return self._place(pools, size, footprint, 32, "malloc_host", "device", 0, None)
+            return self._place(pools, size, footprint, 32, api, "device", 0, None)
         self._pinnable(size, footprint)
         return self._place([self.host_pool], size, footprint, RUNTIME_ALIGN,
-                           "malloc_host", "host", None, None, pinned=True)
+                           api, "host", None, None, pinned=True)
 
     def _pinnable(self, size: int, footprint: int) -> None:
         """Pinned memory is real host RAM (the driver's halMemAlloc of MEM_HOST pages): more
@@ -302,7 +302,7 @@ class Memory:
         """Release ``a``; ``why`` says so in messages about its pointer later."""
         self.map.drop(a, why)
         pool = a.pool
-        if pool is not None:
+        if pool is not None and a.footprint:     # (a mapping of another block has none)
             pool.blocks.give_back(a.ptr, a.footprint)
             pool.storage.forget(a.ptr - pool.base, a.footprint)   # its host RAM goes back now
 

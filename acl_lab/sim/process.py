@@ -15,8 +15,14 @@ from acl_lab import constants as C
 from acl_lab.support import threads
 from acl_lab.sim.capture import CaptureManager
 from acl_lab.i18n import _
-from acl_lab.spec.memory_rules import c_name
+from acl_lab.spec.memory_rules import ALLOCATORS, c_name
 from acl_lab.sim.single_op.runtime import SingleOps
+from acl_lab.sim.single_op.custom import CustomOps
+from acl_lab.sim.single_op.dump_args import DumpArgs
+from acl_lab.sim.kernels import Kernels
+from acl_lab.sim.kernel_args import KernelArgs
+from acl_lab.sim.allocators import Allocators
+from acl_lab.sim.ipc import IpcMemory
 from acl_lab.spec.snapshot_schema import Snapshot
 from acl_lab.sim.memory import FREED_BY_CALL, Allocation, Memory
 from acl_lab.sim.hostram import OBJECT_BYTES
@@ -77,6 +83,10 @@ class Process:
         self.callbacks = Callbacks(self)      # host callbacks and the threads subscribed
         self.plog = AppLog()                  # aclAppLog lines (the plog files of CANN)
         self.single_ops = SingleOps(self)     # acl.op: tensor descs, attrs, op models
+        self.custom_ops = CustomOps(self)     # acl.op: kernels and compile functions
+        self.dump_args = DumpArgs(self)       # aclopStartDumpArgs
+        self.kernels, self.kernel_args = Kernels(self), KernelArgs(self)  # kernel binaries
+        self.allocators, self.ipc = Allocators(self), IpcMemory(self)  # descs, IPC keys
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -148,7 +158,8 @@ class Process:
                                   call="aclFinalize", device=dev.id))
                 dev.refs = 0
                 self._close_device(dev, "aclFinalize")
-        leaked = self.memory.live(apis={"malloc_host"})
+        leaked = self.memory.live(apis={api for api, rule in ALLOCATORS.items()
+                                        if rule.freed_by == "free_host"})
         if leaked:
             self.report(_("{call}: {count} host allocation(s) never freed: {blocks}. Release "
                           "them with acl.rt.free_host().").format(
@@ -519,6 +530,7 @@ class Process:
 
     def free(self, ptr: int, api: str) -> None:
         a = self.memory.map.check_free(ptr, api)
+        self.ipc.before_free(a, c_name(api))
         if self.sched.queued:     # nothing queued anywhere: nothing to wait for
             self._finish_work_on(a)
         self.memory.release(a, FREED_BY_CALL[api])
@@ -613,6 +625,8 @@ class Process:
             "offline_models": self.models.snapshot(),
             "timeline": [t.timeline_row() for t in self.sched.timeline],
             "reports": list(self.reports),
+            "kernel_binaries": self.kernels.snapshot(), "kernel_args": self.kernel_args.snapshot(),
+            "stream_allocators": self.allocators.snapshot(), "ipc_keys": self.ipc.snapshot(),
         }
 
 

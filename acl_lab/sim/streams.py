@@ -199,8 +199,9 @@ class Scheduler:
                 if task.run is not None:
                     task.run()
             except TaskFailed:    # it ran on the device and failed there: it leaves the
-                stream.executed = task.seq    # queue, and the waiting call reports it
+                s.executed = task.seq         # queue, and the waiting call reports it
                 del pending[0]
+                self.pending_tasks -= 1
                 raise
             finally:
                 self.running.discard(task)

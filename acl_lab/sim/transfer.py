@@ -90,8 +90,8 @@ def memset(rt, ptr: int, maximum: int, value: int, count: int, stream: int | Non
 
 # ----- memcpy ----------------------------------------------------------------------------
 def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
-           stream: int | None = None) -> None:
-    call = "aclrtMemcpy" if stream is None else "aclrtMemcpyAsync"
+           stream: int | None = None, call: str | None = None) -> None:
+    call = call or ("aclrtMemcpy" if stream is None else "aclrtMemcpyAsync")
     if count == 0:
         return
     s = rt.stream(stream, call) if stream is not None else None

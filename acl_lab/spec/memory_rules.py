@@ -46,6 +46,21 @@ ALLOCATORS = {
                                  "dvpp_free"),
     "malloc_host": AllocatorRule("aclrtMallocHost", align32_footprint, RUNTIME_ALIGN, "host",
                                  "free_host"),
+    # the WithCfg allocators pass the size to the driver rounded to 32 B, without ACL's
+    # padding (aclrtMallocInnerWithCfg; ApiImpl::DevMalloc / HostMallocWithCfg)
+    "malloc_with_cfg": AllocatorRule("aclrtMallocWithCfg", align32_footprint, RUNTIME_ALIGN,
+                                     "device", "free"),
+    "malloc_for_task_scheduler": AllocatorRule("aclrtMallocForTaskScheduler", align32_footprint,
+                                               RUNTIME_ALIGN, "device", "free"),
+    "malloc_host_with_cfg": AllocatorRule("aclrtMallocHostWithCfg", align32_footprint,
+                                          RUNTIME_ALIGN, "host", "free_host"),
+    # the 64 KiB a thread's aclrtKernelArgsInit list is built in: the runtime's own
+    "kernel_args": AllocatorRule("aclrtKernelArgsInit (argument buffer)", align32_footprint,
+                                 RUNTIME_ALIGN, "host", None),
+    # another process's device memory mapped by aclrtIpcMemImportByKey; aclrtIpcMemClose
+    # unmaps it (no bytes of its own: footprint 0)
+    "ipc_import": AllocatorRule("aclrtIpcMemImportByKey", lambda size: 0, RUNTIME_ALIGN,
+                                "device", "ipc_mem_close"),
     "model_work": AllocatorRule("aclmdlLoadFromFile (model work memory)", malloc_footprint,
                                 RUNTIME_ALIGN, "device", "unload"),
     "model_weight": AllocatorRule("aclmdlLoadFromFile (model weight memory)", malloc_footprint,
@@ -57,7 +72,7 @@ ALLOCATORS = {
 FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
 _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
             "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
-            "unload": "aclmdlUnload"}
+            "unload": "aclmdlUnload", "ipc_mem_close": "aclrtIpcMemClose"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
 
 

@@ -141,6 +141,42 @@ class TimelineRow(TypedDict):
     event: int | None
 
 
+class KernelBinaryRow(TypedDict):
+    """A kernel binary loaded with aclrtBinaryLoad*."""
+    handle: int
+    source: str               # the file, or "data at 0x..."
+    cpu: bool                 # an AI CPU binary (its functions come by aclrtRegisterCpuFunc)
+    kernels: list[str]        # the kernel functions the binary holds
+    functions: list[int]      # handles handed out by aclrtBinaryGetFunction / RegisterCpuFunc
+
+
+class KernelArgsRow(TypedDict):
+    """An argument list of aclrtKernelArgsInit / InitByUserMem."""
+    handle: int
+    function: int
+    params: int               # parameters appended (placeholders included)
+    bytes: int                # bytes of the list used so far
+    finalized: bool
+
+
+class StreamAllocatorRow(TypedDict):
+    """An external allocator registered on a stream (aclrtAllocatorRegister)."""
+    stream: int
+    desc: int
+    obj: int | None
+    funcs: list[str]          # "alloc", "free", "alloc_advise", "get_addr_from_block"
+
+
+class IpcKeyRow(TypedDict):
+    """Device memory shared by aclrtIpcMemGetExportKey."""
+    key: str
+    ptr: int
+    size: int
+    pids: list[int]           # processes allowed to import it
+    check_pid: bool           # False: exported without pid validation
+    mappings: list[int]       # addresses aclrtIpcMemImportByKey gave, not closed yet
+
+
 class Snapshot(TypedDict):
     backend: str              # "sim" or "ascend"
     profile: str | None       # the simulator's device profile; None on hardware
@@ -159,6 +195,10 @@ class Snapshot(TypedDict):
     offline_models: list[OfflineModelRow]
     timeline: list[TimelineRow]
     reports: list[str]        # what was released for the program (leaks), in words
+    kernel_binaries: list[KernelBinaryRow]
+    kernel_args: list[KernelArgsRow]
+    stream_allocators: list[StreamAllocatorRow]
+    ipc_keys: list[IpcKeyRow]
 
 
 def mismatches(value, expected: type = Snapshot, where: str = "snapshot") -> list[str]:

@@ -16,7 +16,8 @@ event/{0_event_status, 1_event_timestamp}, memory/0..6, stream/{0_simple_stream,
 (aclrtCtxGetCurrentDefaultStream, aclrtGetResInCurrentThread), device/1_device_multi_thread
 (device info and resource limits), stream/1_stream_with_failure_mode (a failing kernel,
 aclrtStreamStop/Abort), stream/3_stream_config_query (stream config handles), the notify part
-of stream/2_multi_stream, memory/7..12 (physical memory, value wait/write, IPC),
+of stream/2_multi_stream, memory/7, 8, 11, 12 (physical memory; 9 and 10, value wait/write
+and IPC, are in test_official_kernel_memory_examples.py),
 model_ri/2_model_switch and 3_cond_model (aclmdlRIBuild*, condition tasks) and
 4_model_sync_external (aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag, which pyACL
 does not bind); custom-kernel examples (0_quickstart/4_custom_kernel_launch).

@@ -152,6 +152,7 @@ def snapshot(guard) -> Snapshot:
         "offline_models": guard.models.snapshot(),
         "timeline": [],
         "reports": list(guard.reports),
+        "kernel_binaries": [], "kernel_args": [], "stream_allocators": [], "ipc_keys": [],
     }
 
 

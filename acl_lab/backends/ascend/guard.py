@@ -38,6 +38,7 @@ from acl_lab.spec.prototypes import PROTOTYPES
 from acl_lab.trace import pyacl_functions
 from acl_lab.backends.ascend.guard_models import ModelWatch
 from acl_lab.backends.ascend.guard_ops import OpWatch, both
+from acl_lab.backends.ascend.guard_memory_extras import MemoryExtrasWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 #: acl.prof's getters that read (opInfo, opInfoLen): the host CPU dereferences opInfo
@@ -126,6 +127,7 @@ class Guard:
         self._t0 = time.perf_counter()
         self.models = ModelWatch(self)              # offline models (guard_models.py)
         self.ops = OpWatch(self)                    # aclnn objects, task groups (guard_ops.py)
+        self.extras = MemoryExtrasWatch(self, Entry)   # (guard_memory_extras.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -223,6 +225,7 @@ class Guard:
             create_event_with_flag=(None, self._note_handle(self.events)),
             create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
+        rt.update(self.extras.hooks()["rt"])    # WithCfg allocators, IPC, kernel args
         watched = self.models.hooks()       # offline models (load / unload)
         ops = self.ops.hooks()              # aclnn objects, task groups
         watched["nn"] = ops["nn"]
@@ -267,7 +270,7 @@ class Guard:
             ptr, ret = result
             if ret != 0 or not ptr:
                 return
-            on_device = api != "malloc_host" or self.run_mode() == C.ACL_DEVICE
+            on_device = ALLOCATORS[api].location == "device" or self.run_mode() == C.ACL_DEVICE
             self.registry.add(Entry(ptr, operator.index(size), api,
                                     "device" if on_device else "host",
                                     self._current_device() if on_device else None))
@@ -572,9 +575,10 @@ class Guard:
             rt.destroy_event(h)
         freers = {"free": rt.free, "free_host": rt.free_host,
                   "dvpp_free": getattr(media, "dvpp_free", None)}
-        for e in self.registry.live():
-            if not e.python_owned and freers[FREED_BY[e.api]] is not None:
-                freers[FREED_BY[e.api]](e.ptr)
+        for e in self.registry.live():     # (the runtime's own blocks and IPC maps: no free)
+            freer = None if e.python_owned else freers.get(FREED_BY.get(e.api))
+            if freer is not None:
+                freer(e.ptr)
         for device, refs in self.device_refs.items():
             for _step in range(refs):
                 rt.reset_device(device)

@@ -9,6 +9,7 @@ any int, however wrong, gets a return code.
 """
 from __future__ import annotations
 
+from acl_lab.sim.facade.blas import Blas
 from acl_lab.sim.facade.mdl import Mdl
 from acl_lab.sim.facade.media import Media
 from acl_lab.sim.facade.nn import Nn
@@ -24,7 +25,7 @@ from acl_lab.support import interrupts
 
 #: pyACL namespace ("" for the top level) -> the class that implements it
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "op": Op, "media": Media, "util": Util,
-          "prof": Prof}
+          "blas": Blas, "prof": Prof}
 prototypes.document(FACADE)   # pyACL signatures and C prototypes for help() and Shift-Tab
 
 

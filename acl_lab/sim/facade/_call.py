@@ -43,38 +43,43 @@ def c_parameter(python_name: str) -> str:
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
-def argument_readers(fn) -> list[tuple[readers.Reader, str]]:
-    """(reader, C parameter name) for each argument of ``fn(self, rt, ...)`` that has one;
-    the first argument without an annotation ends the list (it is passed as it is)."""
+def argument_readers(fn) -> list[tuple[readers.Reader, str] | None]:
+    """For each argument of ``fn(self, rt, ...)``: (its reader, its C parameter's name), or
+    None for one passed as it is (no reader annotation)."""
     out = []
-    params = list(inspect.signature(fn).parameters.values())[2:]
-    for p in params:
+    for p in list(inspect.signature(fn).parameters.values())[2:]:
         ann = p.annotation
         if isinstance(ann, str):
             ann = eval(ann, fn.__globals__)     # noqa: S307 - the facade's own annotation
-        if not isinstance(ann, readers.Reader):
-            break
-        out.append((ann, ann.c_name or c_parameter(p.name)))
+        out.append((ann, ann.c_name or c_parameter(p.name))
+                   if isinstance(ann, readers.Reader) else None)
     return out
 
 
-def _converter(c: str, found: list):
-    """args -> the arguments read as C would, for the positions that have readers."""
-    if not found:
-        return lambda a: a
-    read = "(" + "".join(f"r{i}(c, n{i}, a[{i}]), " for i in range(len(found))) + ")"
-    code = (f"def convert(a):\n    if len(a) == {len(found)}:\n        return {read}\n"
-            f"    return {read} + a[{len(found)}:]\n")
-    space = {"c": c}
-    for i, (reader, name) in enumerate(found):
-        space[f"r{i}"], space[f"n{i}"] = reader.read, name
-    exec(code, space)       # noqa: S102 - one small function per call, made at import
-    return space["convert"]
-
-
 noted = interrupts.state          # whether a Ctrl-C waits for the call to return
-SUCCESS = ACL_SUCCESS
 _UNLOCKED = contextlib.nullcontext()   # a body that takes the process lock itself
+
+#: the wrapper, written out for each call (so it runs no extra Python call per argument):
+#: readers inlined, the pyACL return shape fixed, the lock taken or not
+_WRAPPER = """
+def call(self, *a, **kw):
+    __tracebackhide__ = True
+    if kw or len(a) != {count}:
+        a = bind(self, a, kw)
+    try:
+        rt = self._sim.rt
+        with {lock}:
+            result = fn(self, rt, {arguments})
+        return {success}
+    except SimError as e:
+        rt.last_error, rt.last_code = e.message, e.code      # this thread's
+        return failed(e.code, e.message)
+    except MemoryError:
+        raise out_of_memory(c) from None
+    finally:
+        if noted.noted:           # a Ctrl-C came during the call: it goes on now
+            returning()
+"""
 
 
 def acl_call(name: str, *, locked: bool = True):
@@ -85,9 +90,7 @@ def acl_call(name: str, *, locked: bool = True):
 
     def deco(fn):
         found = argument_readers(fn)
-        convert, n = _converter(c, found), len(found)
         signature = inspect.signature(fn)
-        failed = proto.failed
 
         def bind(self, a, kw):
             """The arguments by position (keywords and defaults filled in; a wrong count is
@@ -96,32 +99,27 @@ def acl_call(name: str, *, locked: bool = True):
             bound.apply_defaults()
             return bound.args[2:]
 
-        code_only, one, many = proto.has_code and proto.values == 0, \
-            proto.has_code and proto.values == 1, proto.has_code and proto.values > 1
-
-        @functools.wraps(fn)
-        def call(self, *a, **kw):
-            __tracebackhide__ = True      # noqa: F841 - read by IPython and pytest
-            if kw or len(a) < n:
-                a = bind(self, a, kw)
-            try:
-                rt = self._sim.rt
-                with rt.lock if locked else _UNLOCKED:
-                    result = fn(self, rt, *convert(a))
-                # what pyACL returns: ret; (value, ret); (*values, ret); a bare value
-                return SUCCESS if code_only else (result, SUCCESS) if one else \
-                    (*result, SUCCESS) if many else result
-            except SimError as e:
-                rt.last_error, rt.last_code = e.message, e.code      # this thread's
-                return failed(e.code, e.message)
-            except MemoryError:
-                raise out_of_memory(c) from None
-            finally:
-                if noted.noted:           # a Ctrl-C came during the call: it goes on now
-                    interrupts.returning()
-        interrupts.register(call)
+        space = {"fn": fn, "bind": bind, "c": c, "failed": proto.failed, "noted": noted,
+                 "returning": interrupts.returning, "SimError": SimError,
+                 "out_of_memory": out_of_memory, "_UNLOCKED": _UNLOCKED,
+                 "SUCCESS": ACL_SUCCESS}
+        arguments = []
+        for i, reader in enumerate(found):
+            if reader is None:
+                arguments.append(f"a[{i}]")
+            else:
+                space[f"r{i}"], space[f"n{i}"] = reader[0].read, reader[1]
+                arguments.append(f"r{i}(c, n{i}, a[{i}])")
+        values = proto.values if proto.has_code else None
+        success = {None: "result", 0: "SUCCESS", 1: "(result, SUCCESS)"}.get(
+            values, "(*result, SUCCESS)")
+        source = _WRAPPER.format(count=len(found), lock="rt.lock" if locked else "_UNLOCKED",
+                                 arguments=", ".join(arguments), success=success)
+        # named after this file (+ the call), so tracebacks count it as the kit's own code
+        exec(compile(source, f"{__file__}:{name}", "exec"), space)   # noqa: S102
+        call = functools.wraps(fn)(space["call"])
         call.prototype = proto
-        return call
+        return interrupts.register(call)
     return deco
 
 

@@ -9,8 +9,7 @@ from acl_lab.sim.facade.media_fields import getter, live
 from acl_lab.sim.media import state, video
 from acl_lab.sim.media.descriptors import ChannelDesc, VdecChannelDesc, VencChannelDesc
 from acl_lab.sim.simerror import SimError
-from acl_lab.spec import args
-from acl_lab.spec.malloc_config import ACL_RT_MEM_ATTR_DEVICE_ID, parse_malloc_config
+from acl_lab.spec import args, malloc_config
 
 CSC_MATRICES = range(C.ACL_DVPP_CSC_MATRIX_BT601_WIDE, C.ACL_DVPP_CSC_MATRIX_BT2020_NARROW + 1)
 
@@ -48,10 +47,8 @@ class MediaChannels:
     @acl_call("media.dvpp_malloc_with_cfg")
     def dvpp_malloc_with_cfg(self, rt, size: args.size, policy: args.i32, cfg):
         c = "acldvppMallocWithCfg"
-        attrs = parse_malloc_config(c, cfg) or ()
-        for attr, key, value in attrs:
-            if attr == ACL_RT_MEM_ATTR_DEVICE_ID and key == "deviceId":
-                rt.check_device_id(value, c)
+        attrs = malloc_config.parse(c, cfg)
+        malloc_config.check_device(c, attrs, rt.require_ctx(c).device)
         return rt.malloc(size, policy, "dvpp_malloc")
 
     # ----- DVPP channel descriptions ---------------------------------------------------------

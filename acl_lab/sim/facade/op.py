@@ -4,6 +4,7 @@ handle, casts."""
 import numpy as np
 
 from acl_lab.sim.facade._call import Namespace, acl_call
+from acl_lab.sim.facade.op_extras import OpExtras
 from acl_lab.spec import args
 
 
@@ -34,7 +35,7 @@ def _attr_setter(kind: str, name: str):
     return setter
 
 
-class Op(Namespace):
+class Op(OpExtras, Namespace):
     """acl.op"""
 
     @acl_call("op.create_attr")

@@ -5,10 +5,12 @@ from acl_lab import constants as C
 from acl_lab.errors import as_int
 from acl_lab.sim import transfer, waits
 from acl_lab.sim.facade._call import Namespace, acl_call
+from acl_lab.sim.facade.rt_kernels import RtKernels
+from acl_lab.sim.facade.rt_memory_extras import RtMemoryExtras
 from acl_lab.spec import args
 
 
-class Rt(Namespace):
+class Rt(RtKernels, RtMemoryExtras, Namespace):
     """acl.rt"""
 
     # ----- devices and contexts ---------------------------------------------------------

@@ -86,6 +86,7 @@ class SingleOps:
         self.attrs: dict[int, Attr] = {}
         self.handles: dict[int, Handle] = {}
         self.models: list[OpModel] | None = None      # None: aclopSetModelDir not called
+        self.loaded: list[OpModel] = []                # aclopLoad, from memory
         self.model_dir = ""
         self._count = 0
 
@@ -186,15 +187,18 @@ class SingleOps:
         ins = tuple(d.spec() for d in in_descs)
         outs = tuple(d.spec() for d in out_descs)
         wanted = tuple(sorted((n, k, v) for n, (k, v) in attrs.items()))
-        if self.models is None:
+        if self.models is None and not self.loaded:
+            self.rt.custom_ops.no_model(op, call)
             raise SimError(C.ACL_ERROR_OP_NOT_FOUND,
                            _("{call}: no single-operator model is loaded: call "
                              "acl.op.set_model_dir(folder) first, with the folder acl-lab atc "
                              "--singleop wrote.").format(call=call))
-        for m in self.models:
+        models = (self.models or []) + self.loaded
+        for m in models:
             if m.op == op and m.inputs == ins and m.outputs == outs and m.attrs == wanted:
                 return m
-        same_type = [m for m in self.models if m.op == op]
+        self.rt.custom_ops.no_model(op, call)
+        same_type = [m for m in models if m.op == op]
         asked = _("inputs {inputs}, outputs {outputs}, attrs {attrs}").format(
             inputs=[_spec_text(t) for t in ins], outputs=[_spec_text(t) for t in outs],
             attrs={n: v for n, _k, v in wanted})
@@ -204,7 +208,7 @@ class SingleOps:
                              "Add the operator to the op.json and compile it with acl-lab atc "
                              "--singleop.").format(call=call, op=op, path=self.model_dir,
                                                   ops=", ".join(sorted({m.op for m in
-                                                                        self.models})) or "-"))
+                                                                        models})) or "-"))
         m = same_type[0]
         have = _("inputs {inputs}, outputs {outputs}, attrs {attrs}").format(
             inputs=[_spec_text(t) for t in m.inputs], outputs=[_spec_text(t) for t in m.outputs],
@@ -220,7 +224,7 @@ class SingleOps:
         """The device bytes a data buffer gives a tensor (None for a constant input)."""
         if desc.const is not None:
             return None
-        b = self.rt.models.buffer(buffer, call)
+        b = self.rt.models.buffer(buffer, call) if isinstance(buffer, int) else buffer
         need = desc.element_count() * dtypes.size(desc.dtype)
         if b.size < need:
             raise SimError(C.ACL_ERROR_INVALID_PARAM,
@@ -267,6 +271,7 @@ class SingleOps:
         outs = [self._place(d, b, _("output {i}").format(i=i), call)
                 for i, (d, b) in enumerate(zip(out_descs, out_bufs))]
         stream = self.rt.stream(stream_handle, call)
+        self.rt.allocators.before_operator(stream_handle, len(ins) + len(outs), call)
         nbytes = sum(p[2] for p in ins + outs if p is not None)
         self.rt.memory.ram.need(3 * nbytes, call, _("computing operator {op}").format(
             op=model.op))
