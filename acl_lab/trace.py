@@ -18,7 +18,8 @@ from acl_lab.support import interrupts, threads
 from acl_lab.i18n import N_, _, columns
 from acl_lab.faults import Faults
 
-NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op", "blas")   # the simulator's; pyACL's are modules
+NAMESPACES = ("rt", "util", "media", "mdl", "nn", "op", "blas",
+              "prof")   # the simulator's; pyACL's are modules
 DEFAULT_LIMIT = 10_000
 _SCALARS = (int, float, str, bool, type(None))
 _PLAIN = frozenset(_SCALARS)   # exact types that need no summary (the common case)

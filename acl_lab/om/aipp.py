@@ -8,7 +8,7 @@ and AIPP runs before the network, in the hardware's order: channel swap (rbuv_sw
 crop, colour-space conversion (csc_switch: ``(matrix · (x - input_bias)) >> 8`` from YUV,
 ``(matrix · x) >> 8 + output_bias`` from RGB, clipped to 0..255), then per channel
 ``(x - mean_chn_i - min_chn_i) * var_reci_chn_i`` in float16, then padding. Its output is
-the network's NCHW input. Dynamic AIPP (aipp_mode: dynamic) is not simulated.
+the network's NCHW input. Dynamic AIPP (aipp_mode: dynamic): om/aipp_dynamic.py.
 """
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ from acl_lab import constants as C
 from acl_lab.i18n import _
 
 #: input_format -> channels the raw image has in memory (NHWC), bytes per pixel as a fraction
-FORMATS = {"YUV420SP_U8": (1, 1.5), "RGB888_U8": (3, 3), "YUV400_U8": (1, 1)}
-OUTPUT_CHANNELS = {"YUV420SP_U8": 3, "RGB888_U8": 3, "YUV400_U8": 1}
+FORMATS = {"YUV420SP_U8": (1, 1.5), "RGB888_U8": (3, 3), "YUV400_U8": (1, 1),
+           "XRGB8888_U8": (4, 4)}
+OUTPUT_CHANNELS = {"YUV420SP_U8": 3, "RGB888_U8": 3, "YUV400_U8": 1, "XRGB8888_U8": 3}
 DEFAULTS = {
     "aipp_mode": "", "related_input_rank": 0, "input_format": "",
     "src_image_size_w": 0, "src_image_size_h": 0,
@@ -148,8 +149,9 @@ def _unpack(fmt: str, raw: np.ndarray, h: int, w: int, swap: bool) -> np.ndarray
             uv = uv[..., ::-1]
         uv = uv.repeat(2, axis=0).repeat(2, axis=1)
         return np.concatenate([y[..., None], uv], axis=2)
-    if fmt == "RGB888_U8":
-        img = raw[:h * w * 3].reshape(h, w, 3)
+    if fmt in ("RGB888_U8", "XRGB8888_U8"):
+        img = raw[:h * w * 3].reshape(h, w, 3) if fmt == "RGB888_U8" else \
+            raw[:h * w * 4].reshape(h, w, 4)[..., 1:]        # the X byte first: dropped
         return img[..., ::-1] if swap else img    # BGR given: back to RGB
     return raw[:h * w].reshape(h, w, 1)
 
@@ -223,9 +225,11 @@ def build(block: dict, inputs: list) -> Aipp:
         if key in block and block[key] != default and key not in ("related_input_name",
                                                                   "max_src_image_size"):
             raise AippError(_("{key} is reserved in ATC (not supported)").format(key=key))
+    if p["aipp_mode"] == "dynamic":
+        from acl_lab.om.aipp_dynamic import build_dynamic
+        return build_dynamic(block, inputs)
     if p["aipp_mode"] != "static":
-        raise AippError(_("aipp_mode must be static (dynamic AIPP is not simulated)")
-                        if p["aipp_mode"] == "dynamic" else _("aipp_mode is required: static"))
+        raise AippError(_("aipp_mode is required: static or dynamic"))
     fmt = p["input_format"]
     if fmt not in FORMATS:
         raise AippError(_("input_format must be one of {formats}").format(

@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--dynamic_batch_size", default="",
                    help=_('batch gears, e.g. "1,2,4" (with -1 as N in --input_shape)'))
     p.add_argument("--insert_op_conf", default="",
-                   help=_("an aipp.cfg: static AIPP compiled in before the network"))
+                   help=_("an aipp.cfg: static or dynamic AIPP compiled in before the "
+                          "network"))
     p.add_argument("--dynamic_image_size", default="",
                    help=_('image size gears, e.g. "224,224;448,448" (with -1 as H and W in '
                           '--input_shape)'))
@@ -215,6 +216,7 @@ def build(onnx_bytes: bytes, args: argparse.Namespace) -> OfflineModel:
     if aipp:
         replaced = {a.input: a.input_desc() for a in aipp}
         ins = tuple(replaced.get(t.name, t) for t in ins)
+        ins += tuple(a.data_desc() for a in aipp if hasattr(a, "data_desc"))   # dynamic
     if dyn:
         ins += (om_dynamic.mbatch_desc(len(dyn.gears[0])),)
     graph_bytes = (model.SerializeToString() if fixed or spans or seeded   # else: as given
@@ -236,6 +238,8 @@ def _aipp(args, inputs: tuple, gears, fp16) -> tuple:
         aipp = tuple(om_aipp.build(b, list(inputs)) for b in blocks)
         if len({a.input for a in aipp}) != len(aipp):
             raise om_aipp.AippError(_("two aipp_op blocks name the same input"))
+        if sum(hasattr(a, "data_desc") for a in aipp) > 1:
+            raise om_aipp.AippError(_("acl_lab compiles one dynamic AIPP per model"))
         if any(a.input in fp16 for a in aipp):
             raise om_aipp.AippError(_("an AIPP input cannot also be in --input_fp16_nodes"))
     except om_aipp.AippError as e:

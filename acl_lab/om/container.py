@@ -159,7 +159,7 @@ def describe(size: int, read) -> tuple[OfflineModel, int]:
 def _aipp(h: dict, inputs: tuple) -> tuple:
     """The header's "aipp" list: each entry's network input checked as a description, its
     fields as atc checks them, and the model input it feeds exactly what it describes."""
-    from acl_lab.om import aipp as om_aipp
+    from acl_lab.om import aipp as om_aipp, aipp_dynamic
     entries = h.get("aipp", [])
     if not isinstance(entries, list) or len(entries) > len(inputs):
         raise _damaged("aipp", entries)
@@ -167,10 +167,12 @@ def _aipp(h: dict, inputs: tuple) -> tuple:
     for i, entry in enumerate(entries):
         network = entry.get("network") if isinstance(entry, dict) else None
         try:
-            aipp = om_aipp.from_header(entry, _descs({"aipp": [network]}, "aipp")[0])
+            read = aipp_dynamic.from_header if "mode" in entry else om_aipp.from_header
+            aipp = read(entry, _descs({"aipp": [network]}, "aipp")[0])
         except (ValueError, NotAnOm) as e:
             raise _damaged(f"aipp[{i}]", str(e)) from None
-        if aipp.input_desc() not in inputs:
+        if aipp.input_desc() not in inputs or (
+                isinstance(aipp, aipp_dynamic.DynamicAipp) and inputs[-1] != aipp.data_desc()):
             raise _damaged(f"aipp[{i}].network", network)
         out.append(aipp)
     if len({a.input for a in out}) != len(out):
@@ -214,8 +216,9 @@ def _descs(h: dict, key: str) -> tuple:
         name, dims = t.get("name"), t.get("dims")
         if not isinstance(name, str) or not name:
             raise _damaged(f"{where}.name", name)
+        lowest = -1 if t.get("nbytes") is not None else 0   # -1: a size only nbytes gives
         if (not isinstance(dims, list) or len(dims) > MAX_DIMS
-                or any(d.__class__ is not int or not 0 <= d < 1 << 31 for d in dims)):
+                or any(d.__class__ is not int or not lowest <= d < 1 << 31 for d in dims)):
             raise _damaged(f"{where}.dims", dims)
         dtype, onnx_dtype, fmt = (t.get(k) for k in ("dtype", "onnx_dtype", "format"))
         for field, v, allowed in (("dtype", dtype, NUMPY_DTYPE), ("onnx_dtype", onnx_dtype,

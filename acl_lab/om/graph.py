@@ -18,11 +18,13 @@ checking a model with 1 GiB of weights costs kilobytes, not another copy of the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from acl_lab.align import align_up
+from acl_lab.constants import ACL_DYNAMIC_AIPP_NAME
 from acl_lab.i18n import _
 from acl_lab.om.container import ACL_DTYPE, MEM_ALIGN, NUMPY_DTYPE
+from acl_lab.om.node_ops import node_ops
 from acl_lab.om.onnx_ops import RANDOM, SUPPORTED, WITH_SUBGRAPHS
 
 SMALL_TENSOR = 64          # elements: tensors this small keep their data (shapes, axes, scales)
@@ -44,6 +46,7 @@ class Facts:
     weight_size: int        # weights, each on a 512-byte boundary
     peak_bytes: int         # host RAM an execution holds at its peak (estimate)
     nodes: int
+    ops: tuple = ()         # (op type, op name) of the top-level operators (om/node_ops.py)
 
 
 def parse(data) -> "onnx.ModelProto":
@@ -327,6 +330,8 @@ def verify(m) -> Facts:
                                "{graph}").format(kind="inputs", header=[t.name for t in inputs],
                                                  graph=graph_inputs))
         inputs = inputs[:-1]
+    if inputs and inputs[-1].name == ACL_DYNAMIC_AIPP_NAME:   # dynamic AIPP's parameters
+        inputs = inputs[:-1]
     before = {a.input: a.network for a in m.aipp}     # AIPP feeds these network inputs
     inputs = tuple(before.get(t.name, t) for t in inputs)
     opened = {t.name: t.dims for t in inputs if gears is not None and t.name in gears.axes}
@@ -368,7 +373,7 @@ def verify(m) -> Facts:
                                work=m.work_size, weight=m.weight_size, nodes=m.nodes,
                                graph_work=facts.work_size, graph_weight=facts.weight_size,
                                graph_nodes=facts.nodes))
-    return facts
+    return replace(facts, ops=node_ops(model.graph))
 
 
 def _same(name: str, dims: tuple, dtype: int, graph: tuple) -> None:

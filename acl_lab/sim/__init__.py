@@ -25,6 +25,9 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
                     (the .om format and its executor: acl_lab/om/)
     model_gears.py  their gears: dynamic batch / image size / dims picked per dataset
     model_ranges.py shape-range models, a dataset's tensor descriptions
+    model_configs.py config handles (aclmdlLoadWithConfig), exec configs (aclmdlExecuteV2)
+    model_bundles.py bundle models: several models loaded and unloaded together
+    model_aipp.py   dynamic AIPP: aclmdlAIPP objects, set into a model's input; AIPP types
     aclnn.py        aclnn operators: tensors, scalars, workspace + executor, launch
     peer.py         peer access between devices
     kernels.py      kernel binaries (aclrtBinaryLoad*) and the functions in them
@@ -41,10 +44,14 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     notifies.py     notifies: record / wait between streams, sharing by key
     task_reports.py who issued which task; the exception callback of a failed task
     cann_info.py    the CANN installation: package versions, attributes
+    profiling.py    acl.prof collections: configs, init / start / stop, the profile written
+    profiling_tx.py msproftx stamps, marks, ranges, push / pop; step info
+    profiling_ops.py model subscriptions: op records into the program's pipe, their getters
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a
                     queued task the device refused when it ran
-    media/          acl.media: DVPP memory, JPEGD / JPEGE / VPC, VDEC / VENC
+    media/          acl.media: DVPP memory, JPEGD / JPEGE / PNGD / VPC (batch, make-border,
+                    colour, pyramid), VDEC / VENC
     single_op/      acl.op: single operators compiled by acl-lab atc --singleop, custom
                     operators from kernels, shape inference, operator dumps
 

@@ -38,6 +38,8 @@ from acl_lab.support import files
 from acl_lab.sim.memory import Allocation
 from acl_lab.sim.model_gears import ModelGears
 from acl_lab.sim.model_ranges import ModelRanges
+from acl_lab.sim import profiling_ops
+from acl_lab.om.aipp_dynamic import DATA_NAME as DYNAMIC_AIPP_DATA, DynamicAipp
 from acl_lab.om.executor import Session
 from acl_lab.sim.simerror import SimError
 from acl_lab.spec import handles
@@ -98,6 +100,7 @@ class LoadedModel:
     executions: int = 0
     gear: tuple | None = None          # the gear last set (aclmdlGetCurOutputDims reports it)
     graph: object = None               # a shape-range model's skeleton (model_ranges.py)
+    ops: tuple = ()                    # its operators as a profiler names them (node_ops.py)
 
 
 @dataclass(eq=False)
@@ -330,7 +333,7 @@ class OfflineModels(ModelGears, ModelRanges):
                              tuple(a for a in taken if a is not None), session,
                              facts.peak_bytes, held, memory,
                              graph=om_graph.skeleton(om_graph.parse(m.onnx_bytes))
-                             if m.ranges is not None else None)
+                             if m.ranges is not None else None, ops=facts.ops)
         except BaseException as e:     # no memory, or interrupted: give back what was taken
             for a in taken:
                 if a is not None:
@@ -434,9 +437,12 @@ class OfflineModels(ModelGears, ModelRanges):
         self.rt.memory.ram.need(peak, call, _("one execution's tensors"))
         if stream is None:
             self.rt.before_blocking_call(call)       # refused under a GLOBAL capture
-            self.rt.sched.blocking(self._task(lm, in_places, out_places, ins.gear))
+        task = profiling_ops.watch(self.rt, lm.id, self._task(lm, in_places, out_places,
+                                                               ins.gear))
+        if stream is None:
+            self.rt.sched.blocking(task)
         else:
-            self.rt.issue(stream, self._task(lm, in_places, out_places, ins.gear), call)
+            self.rt.issue(stream, task, call)
         if lm.om.ranges is not None:
             self.set_output_descs(outs, descs[1])
         lm.executions += 1
@@ -479,7 +485,7 @@ class OfflineModels(ModelGears, ModelRanges):
         return places
 
     def _task(self, lm: LoadedModel, ins: list, outs: list, gear: tuple | None) -> Task:
-        for i, (a, _, d, b) in enumerate(outs):
+        for i, (a, _off, d, b) in enumerate(outs):
             if a is None:                            # NULL output of a sync execution
                 a = self.rt.memory.malloc(lm.device, d.size, C.ACL_MEM_MALLOC_HUGE_FIRST, "malloc")
                 b.addr, b.size = a.ptr, d.size
@@ -491,15 +497,23 @@ class OfflineModels(ModelGears, ModelRanges):
                    for *_, d, _b in ins}
 
         aipp = {a.input: a for a in lm.om.aipp}
+        settings = [(a, off, d.size) for a, off, d, _b in ins if d.name == DYNAMIC_AIPP_DATA]
 
         def run() -> None:
             feed = {}
-            for a, off, d, _ in ins:
-                if d.name == om_dynamic.TENSOR_NAME:
+            for a, off, d, _buffer in ins:
+                if d.name in (om_dynamic.TENSOR_NAME, DYNAMIC_AIPP_DATA):
                     continue                  # read by the device, not by the graph
                 if d.name in aipp:            # the raw image, through AIPP first
-                    feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
-                                                      om.NUMPY_DTYPE[d.onnx_dtype])
+                    given = [s.view(o, n) for s, o, n in settings
+                             if isinstance(aipp[d.name], DynamicAipp)]     # its parameters
+                    try:
+                        feed[d.name] = aipp[d.name].apply(a.view(off, d.size),
+                                                          om.NUMPY_DTYPE[d.onnx_dtype], *given)
+                    except ValueError as e:     # dynamic AIPP parameters the device refuses
+                        self.rt.report(_("model {model_id}: AIPP failed ({error}); its outputs "
+                                         "were not written.").format(model_id=lm.id, error=e))
+                        return
                     continue
                 dims = in_dims[d.name]
                 n = math.prod(dims) * np.dtype(om.NUMPY_DTYPE[d.dtype]).itemsize
@@ -515,7 +529,7 @@ class OfflineModels(ModelGears, ModelRanges):
                                  "({error}); its outputs were not written.").format(
                                      model_id=lm.id, error=f"{type(e).__name__}: {e}"[:300]))
                 return
-            for (a, off, d, _), value in zip(outs, results):
+            for (a, off, d, _buffer), value in zip(outs, results):
                 out = np.ascontiguousarray(value, dtype=om.NUMPY_DTYPE[d.dtype])
                 out = out.reshape(-1).view(np.uint8)
                 a.view(off, out.size)[:] = out

@@ -120,6 +120,8 @@ class Scheduler:
         self.drop_queued: Callable[[Stream], None] = lambda stream: None
         #: told (stream, task, TaskFailed) when a task fails on the device (task_reports.py)
         self.on_failure: Callable | None = None
+        #: synchronous calls' tasks, kept while a profiling collection runs (profiling.py)
+        self.synchronous: deque[Task] | None = None
 
     @property
     def now_us(self) -> float:
@@ -175,6 +177,8 @@ class Scheduler:
             task.run()
         task.start_us, task.end_us = self.now_us, self.now_us + task.duration_us
         self.now_us = task.end_us
+        if self.synchronous is not None:
+            self.synchronous.append(task)
 
     def run_until(self, stream: Stream, seq: int | None = None) -> float:
         """Run the effects of ``stream``'s tasks up to position ``seq`` (all if None); the

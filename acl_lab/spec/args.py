@@ -56,6 +56,8 @@ i32_arg = _bounded(-(1 << 31), 1 << 31, "int32_t")   # pyACL parses these with "
 i64_arg = _bounded(_I64_MIN, -_I64_MIN, "int64_t")    # one dim of a description
 u32_arg = _bounded(0, 1 << 32, "uint32_t")           # and these with "I"
 u64_arg = _bounded(0, _U64, "uint64_t")
+u8_arg = _bounded(0, 1 << 8, "unsigned char")       # pyACL's "b" (an int8_t switch)
+i16_arg = _bounded(-(1 << 15), 1 << 15, "int16_t")   # pyACL's "h"
 
 
 def out_of_range_code(c_name: str) -> int:
@@ -147,6 +149,7 @@ class Reader:
 
 # the annotations a facade method gives its arguments
 i32, u32, u64 = Reader(i32_arg), Reader(u32_arg), Reader(u64_arg)
+u8, i16 = Reader(u8_arg), Reader(i16_arg)
 i64 = Reader(int_arg)            # int64_t, C enums and other signed ints pyACL reads as "l"
 size = Reader(size_arg)          # size_t
 ptr = Reader(ptr_arg)            # a pointer or handle: unsigned 64 bits
@@ -158,8 +161,9 @@ path = Reader(path_arg)          # const char *path
 function = Reader(function_arg)  # a Python callable (callbacks)
 number = Reader(number_arg)      # a float or int value
 
-__all__ = ["int_arg", "size_arg", "ptr_arg", "i32_arg", "i64_arg", "u32_arg", "u64_arg", "ints_arg",
-           "handles_arg", "pairs_arg", "text_arg", "path_arg", "function_arg", "number_arg",
-           "Reader", "out_of_range_code",
-           "i32", "u32", "u64", "i64", "size", "ptr", "ints", "handles", "pairs", "text", "path",
+__all__ = ["int_arg", "size_arg", "ptr_arg", "i32_arg", "i64_arg", "u32_arg", "u64_arg", "u8_arg",
+           "i16_arg", "ints_arg", "handles_arg", "pairs_arg", "text_arg", "path_arg",
+           "function_arg", "number_arg", "Reader", "out_of_range_code",
+           "i32", "u32", "u64", "u8", "i16", "i64", "size", "ptr", "ints", "handles", "pairs",
+           "text", "path",
            "function", "number"]

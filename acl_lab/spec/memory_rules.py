@@ -324,13 +324,14 @@ def would_crash(message: str) -> str:
              "Python process.").format(message=message)
 
 
-def host_readable(address_map, ptr: int, nbytes: int, call: str, run_mode: int):
+def host_readable(address_map, ptr: int, nbytes: int, call: str, run_mode: int,
+                  what: str = "ptr", code: int | None = None):
     """The block holding the ``nbytes`` at ``ptr`` that the host CPU is about to read
-    (``acl.util.ptr_to_numpy`` / ``ptr_to_bytes``); where real pyACL would read invalid
-    memory and crash the process, a Refusal that says so. In ACL_HOST mode device memory is
-    such memory (the CPU cannot reach HBM); in ACL_DEVICE mode the code runs on the device's
-    CPU, which can."""
-    block = address_map.resolve(ptr, nbytes, "ptr", call, explain=would_crash)
+    (``acl.util.ptr_to_numpy`` / ``ptr_to_bytes``, the aclprofGetOp* getters); where real
+    pyACL would read invalid memory and crash the process, a Refusal that says so (``code``:
+    the call's own where it has one). In ACL_HOST mode device memory is such memory (the CPU
+    cannot reach HBM); in ACL_DEVICE mode the code runs on the device's CPU, which can."""
+    block = address_map.resolve(ptr, nbytes, what, call, code=code, explain=would_crash)
     if block.location == "device" and run_mode == C.ACL_HOST:
         raise Refusal(C.ACL_ERROR_INVALID_PARAM,
                       _("{call}: {ptr} is device memory ({block}). The host CPU cannot read "

@@ -42,11 +42,29 @@ _NO_AI_CORE = N_(
     "its binary), so the launch is refused after every argument was checked; on an NPU it "
     "would run. Compute on the simulator with an aclnn operator (acl.nn) or a single operator "
     "(acl.op) instead.")
+_NO_EXCEPTION_RECORD = N_(
+    "{call}: no task failed on the simulator's AI Core, so there is no operator to describe: "
+    "the runtime keeps an op's description only for a task that raised an exception (read "
+    "with aclrtGetTaskIdFromExceptionInfo), and the simulator's models never raise one.")
+_NO_DUMP_DATA = N_(
+    "{call}: the simulator writes no dump data (the per-operator tensors GE's data dump "
+    "produces), so a registered callback would never be called; the registration is refused "
+    "rather than left waiting. Read a model's outputs from its output dataset instead.")
+_NO_ORIGINAL_OPS = N_(
+    "{call}: the simulator's .om keeps the ONNX graph, not GE's fused operators and their "
+    "_datadump_original_op_names attribute, so it cannot answer which framework operators an "
+    "operator came from. NULL (None) came back, as for an operator ACL does not find.")
 REFUSED: dict[str, Refusal] = {
     "rt.launch_kernel": Refusal("aclrtLaunchKernel", C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                 _NO_AI_CORE),
     "rt.launch_kernel_with_config": Refusal("aclrtLaunchKernelWithConfig",
                                             C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _NO_AI_CORE),
+    "mdl.create_and_get_op_desc": Refusal("aclmdlCreateAndGetOpDesc", C.ACL_ERROR_GE_FAILURE,
+                                          _NO_EXCEPTION_RECORD),
+    "mdl.dump_reg_callback": Refusal("acldumpRegCallback", C.ACL_ERROR_FEATURE_UNSUPPORTED,
+                                     _NO_DUMP_DATA),
+    "mdl.get_op_attr": Refusal("aclmdlGetOpAttr", C.ACL_ERROR_FEATURE_UNSUPPORTED,
+                               _NO_ORIGINAL_OPS),
 }
 
 

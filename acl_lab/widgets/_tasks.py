@@ -26,6 +26,8 @@ TASK_COLORS = {
     "launch": "#b0b0b0",     # host time in a call that issued a task to a stream
     "waiting": "#ffffff",    # host time waiting for streams, events or reports (outlined)
     "blocking": "#595959",   # host time in any other call: synchronous work, capture
+    "mark": "#2ca02c", "step": "#17becf",   # msproftx mark (MarkEx, Mark), step timestamp
+    "range": "#98df8a",      # host time in an msproftx range (Push / Pop, RangeStart / Stop)
 }
 #: What each kind is called in legends and hover texts; translated where shown (``kind_label``).
 TASK_LABELS = {
@@ -36,9 +38,13 @@ TASK_LABELS = {
     "overflow": N_("overflow status"),
     "launch": N_("host: issuing a task"), "waiting": N_("host: waiting"),
     "blocking": N_("host: other calls"),
+    "mark": N_("msproftx mark"), "step": N_("step timestamp"),
+    "range": N_("host: msproftx range"),
 }
 OTHER_COLOR = "#999999"      # a kind this table does not know yet
-MARKS = ("record", "wait", "notify_record", "notify_wait")   # zero-length: marks, not boxes
+#: zero-length tasks, drawn as marks, not boxes
+MARKS = ("record", "wait", "notify_record", "notify_wait", "mark", "step")
+_ARROWS = ("record", "wait", "notify_record", "notify_wait")   # marks that point a way
 _UP = ("record", "notify_record")                            # marks whose arrow points up
 OUTLINE = "#595959"          # the edge of a "waiting" box (its fill is white)
 LINKS_DRAWN = 40             # more record -> wait arrows than this would hide the tasks: none
@@ -84,6 +90,7 @@ NOUNS = {
     "task": (N_("{n} task"), N_("{n} tasks")),
     "stream": (N_("{n} stream"), N_("{n} streams")),
     "replay": (N_("{n} replay"), N_("{n} replays")),
+    "msproftx": (N_("{n} msproftx mark or range"), N_("{n} msproftx marks and ranges")),
 }
 
 
@@ -180,8 +187,9 @@ def draw_lanes(svg: Svg, top: float, left: float, lanes, t0: float, t1: float,
             if kind in MARKS and end <= start:     # a wait that lasted (timed out) is a box
                 xs = x(start)
                 svg.line(xs, y + 5, xs, y + LANE_H - 5, stroke=color(kind), width=1.2)
-                tip = y + 5 if kind in _UP else y + LANE_H - 5
-                svg.head(xs, tip, 0, 1 if kind in _UP else -1, color(kind))
+                if kind in _ARROWS:                 # an event's or a notify's: which way
+                    tip = y + 5 if kind in _UP else y + LANE_H - 5
+                    svg.head(xs, tip, 0, 1 if kind in _UP else -1, color(kind))
                 if title:
                     svg.rect(xs - 3, y + 4, 6, LANE_H - 8, "none", title=title)
             elif kind == "waiting":

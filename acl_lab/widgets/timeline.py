@@ -7,6 +7,8 @@ a stream, copying synchronously, recording into a capture). A slider keeps the p
 the last N tasks; ``since_us`` drops what came before a moment of interest
 (``acl_lab.snapshot()["now_us"]`` taken before the work). Lanes carry the names given with
 ``acl_lab.name(stream, "copy")``; hover a box for its kind, bytes and modeled time.
+``profile=`` draws a profile a program wrote instead (the PROF_* folder acl.prof.stop
+wrote, spec/profile_data.py): its tasks, and its msproftx ranges and marks as the host.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import ipywidgets as widgets
 import acl_lab
 
 from acl_lab.i18n import N_, _
+from acl_lab.spec import profile_data
 from acl_lab.widgets._base import GONE, generation
 from acl_lab.widgets._svg import message
 from acl_lab.widgets._tasks import (RefreshOnNewCalls, count, duration, kind_label, lane_name,
@@ -81,7 +84,8 @@ class TimelineScene:
     spans from then on. Work issued after reading ``snapshot()["now_us"]`` starts after it
     (a launch takes time), so it is all there, and work that had started by then is not."""
 
-    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST):
+    def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST,
+                 profile=None):
         if last < 1:
             raise ValueError(_("last must be at least 1 task, not {last}").format(last=last))
         self.since_us, self.last = since_us, last
@@ -90,9 +94,14 @@ class TimelineScene:
         self.names: dict[int, str] = {}
         self.note = ""
         self.generation = None     # of the process at the last look
+        #: a profile's folder and contents (ValueError if it is not one): drawn, not the process
+        self.profile = None if profile is None else (profile, profile_data.read(profile))
 
     def refresh(self) -> None:
         """Look again; after a reset the tasks last seen stay, and the note says so."""
+        if self.profile is not None:
+            self._show_profile(*self.profile)
+            return
         now = generation()
         if self.generation not in (None, now) and self.tasks:
             self.note = _("{gone} (the process was reset since)").format(gone=_(GONE))
@@ -116,6 +125,18 @@ class TimelineScene:
             self.note = _("no task on any stream after {time} yet: async copies and memsets, "
                           "aclnn operators, event records and model replays put tasks "
                           "here").format(time=us(since))
+
+    def _show_profile(self, path, profile: profile_data.Profile) -> None:
+        """A written profile: its tasks, its msproftx marks (zero long) and ranges."""
+        since = self.since_us
+        self.tasks = [r for r in profile.tasks if since is None or r["start_us"] > since]
+        self.host = [HostSpan(m.start_us, m.end_us, "range" if m.end_us > m.start_us
+                              else "mark", m.thread, m.message, None)
+                     for m in profile.marks if since is None or m.start_us > since]
+        self.names = {}
+        self.note = "" if self.tasks else _(
+            "no task in the profile {path}: a collection records tasks with "
+            "ACL_PROF_TASK_TIME in its dataTypeConfig").format(path=path)
 
     def window(self) -> list[dict]:
         return self.tasks[-self.last:]
@@ -175,7 +196,8 @@ class TimelineScene:
             by_stream.setdefault(r["stream"], []).append(
                 (r["start_us"], r["end_us"], r["kind"], self.hover(r)))
         t0, t1 = self.axis()
-        lanes = [(lane_name(name, count(len(spans), "call"), _busy(spans, t0, t1)),
+        noun = "call" if self.profile is None else "msproftx"
+        lanes = [(lane_name(name, count(len(spans), noun), _busy(spans, t0, t1)),
                   [(h.start, h.end, h.kind, span_text(f"{h.name} ({kind_label(h.kind)})",
                                                       h.start, h.end)) for h in spans])
                  for name, spans in self.host_lanes()]
@@ -261,11 +283,12 @@ class StreamTimeline(RefreshOnNewCalls, widgets.VBox):
 
     ``since_us``: show only tasks that start after this modeled time; ``last``: how
     many of the latest tasks to draw (the slider changes it). Looks again on its button and
-    ``refresh()``, and after every cell when ``live=True``."""
+    ``refresh()``, and after every cell when ``live=True``. ``profile``: the PROF_* folder
+    a program's acl.prof.stop wrote, drawn in place of the process."""
 
     def __init__(self, since_us: float | None = None, last: int = DEFAULT_LAST,
-                 live: bool = False):
-        self.scene = TimelineScene(since_us, last)
+                 live: bool = False, profile=None):
+        self.scene = TimelineScene(since_us, last, profile)
         self._seen = self._shown = None
         self._syncing = False
         self.picture = widgets.HTML()

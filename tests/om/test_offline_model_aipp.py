@@ -126,7 +126,11 @@ def test_rgb_with_crop_swap_mean_scale_and_padding(acl, tmp_path):
 
 
 @pytest.mark.parametrize("cfg, words", [
-    ("aipp_op { aipp_mode: dynamic max_src_image_size: 100000 }", "dynamic AIPP"),
+    ("aipp_op { aipp_mode: dynamic }", "max_src_image_size must be given"),
+    ("aipp_op { aipp_mode: dynamic max_src_image_size: 100000 input_format: RGB888_U8 }",
+     "set at run time"),
+    ("aipp_op { aipp_mode: dynamic max_src_image_size: 100000 } "
+     "aipp_op { aipp_mode: dynamic max_src_image_size: 100000 }", "name the same input"),
     ("aipp_op { input_format: RGB888_U8 }", "aipp_mode is required"),
     ("aipp_op { aipp_mode: static }", "input_format must be one of"),
     ("aipp_op { aipp_mode: static input_format: YUV400_U8 }", "1 channel"),

@@ -43,6 +43,10 @@ from acl_lab.backends.ascend.guard_ops import OpWatch, both
 from acl_lab.backends.ascend.guard_memory_extras import MemoryExtrasWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
+#: acl.prof's getters that read (opInfo, opInfoLen): the host CPU dereferences opInfo
+OP_INFO_READERS = ("get_op_num", "get_op_type_len", "get_op_type", "get_op_type_v2",
+                   "get_op_name_len", "get_op_name", "get_op_name_v2", "get_op_start",
+                   "get_op_end", "get_op_duration", "get_model_id")
 _STOPPED = N_("(acl_lab's guard stopped this call before it reached the device.)")
 
 
@@ -249,13 +253,16 @@ class Guard:
             ri_debug_json_print=(self._check_model_known("aclmdlRIDebugJsonPrint"), None),
             ri_destroy=(self._check_model_known("aclmdlRIDestroy"), self._note_model_destroyed))
         media = {"dvpp_malloc": (None, self._note_malloc("dvpp_malloc")),
+                 "dvpp_malloc_with_cfg": (None, self._note_malloc("dvpp_malloc")),
                  "dvpp_free": (self._check_free("dvpp_free"), self._note_free("dvpp_free"))}
         util = {"numpy_to_ptr": (None, self._note_python("numpy")),
                 "bytes_to_ptr": (None, self._note_python("bytes")),
                 "ptr_to_numpy": (self._check_ptr_to_numpy, self._note_view),
                 "ptr_to_bytes": (self._check_ptr_to_bytes, None)}
         top = {"init": (None, self._note_init), "finalize": (None, self._note_finalize)}
-        return {"": top, "rt": rt, "media": media, "util": util, **watched}
+        prof = {name: (self._check_op_info(PROTOTYPES[f"prof.{name}"].c_name), None)
+                for name in OP_INFO_READERS}
+        return {"": top, "rt": rt, "media": media, "util": util, "prof": prof, **watched}
 
     # ----- what the real runtime tells the guard -----------------------------------------
     def _current_device(self) -> int | None:
@@ -545,6 +552,13 @@ class Guard:
                             "Resources of captured tasks must stay valid until aclmdlRIDestroy; "
                             "nothing ran.").format(call="aclmdlRIExecute", model=f"0x{model:x}",
                                                    blocks=join_list(gone)))
+
+    def _check_op_info(self, call: str):
+        def check(op_info, op_info_len, *_rest):
+            """The profiler reads opInfoLen bytes at opInfo: host memory, in bounds."""
+            if _ints(op_info_len) is not None and op_info_len >= 0:
+                self._check_host_readable(op_info, op_info_len, call)
+        return check
 
     def _check_host_readable(self, ptr, nbytes: int, call: str) -> None:
         """The host CPU is about to dereference ``ptr``: only memory it can read, in bounds."""

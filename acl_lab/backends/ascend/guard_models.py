@@ -1,8 +1,10 @@
 """What the guard knows about offline models on real hardware.
 
 Loaded models are recorded from the results of acl.mdl.load_* (which memory they run on:
-the application's, for the ..._with_mem loads, or ACL's), and forgotten at acl.mdl.unload
-or when the device is reset. While a model runs on the application's work or weight memory,
+the application's, for the ..._with_mem loads, or ACL's), of acl.mdl.load_with_config (the
+work and weight memory the config handle's options named) and of acl.mdl.bundle_load_* (the
+bundle's models, asked of the runtime), and forgotten at acl.mdl.unload / bundle_unload or
+when the device is reset. While a model runs on the application's work or weight memory,
 freeing that memory is refused: the model would go on writing into memory that belongs to
 someone else (the simulator refuses the next execution instead; on hardware nothing does).
 ``acl_lab.snapshot()["offline_models"]`` reads the record.
@@ -44,12 +46,60 @@ class ModelWatch:
     def __init__(self, guard):
         self.guard = guard
         self.loaded: dict[int, LoadedModel] = {}
+        self.configs: dict[int, dict] = {}      # config handle -> {attr: value} set on it
+        self.bundles: dict[int, tuple] = {}     # bundle id -> its models' ids
 
     def hooks(self) -> dict[str, dict]:
         """(check, after) hooks for the guard's ``mdl`` namespace."""
         mdl = {name: (None, self._note_load(name)) for name in _LOADS}
         mdl["unload"] = (None, self._note_unload)
+        mdl["set_config_opt"] = (None, self._note_config)
+        mdl["destroy_config_handle"] = (None, self._note_config_gone)
+        mdl["load_with_config"] = (None, self._note_config_load)
+        for name in ("bundle_load_from_file", "bundle_load_from_mem"):
+            mdl[name] = (None, self._note_bundle)
+        mdl["bundle_unload"] = (None, self._note_bundle_unload)
         return {"mdl": mdl}
+
+    def _device(self) -> int | None:
+        refs = self.guard.device_refs    # one device open: no need to ask the runtime
+        return next(iter(refs)) if len(refs) == 1 else self.guard._current_device()
+
+    def _note_config(self, ret, handle, attr, value, *_rest):
+        if ret == C.ACL_SUCCESS:
+            self.configs.setdefault(handle, {})[attr] = value
+
+    def _note_config_gone(self, ret, handle, *_rest):
+        if ret == C.ACL_SUCCESS:
+            self.configs.pop(handle, None)
+
+    def _note_config_load(self, result, handle, *_rest):
+        if not isinstance(result, tuple) or len(result) != 2 or result[1] != C.ACL_SUCCESS:
+            return
+        v = self.configs.get(handle, {})
+        parts = [(v[p], v.get(n, 0)) if v.get(p) else None
+                 for p, n in ((C.ACL_MDL_WORKSPACE_ADDR_PTR, C.ACL_MDL_WORKSPACE_SIZET),
+                              (C.ACL_MDL_WEIGHT_ADDR_PTR, C.ACL_MDL_WEIGHT_SIZET))]
+        if v.get(C.ACL_MDL_LOAD_TYPE_SIZET) not in (C.ACL_MDL_LOAD_FROM_FILE_WITH_MEM,
+                                                    C.ACL_MDL_LOAD_FROM_MEM_WITH_MEM):
+            parts = [None, None]
+        self.loaded[result[0]] = LoadedModel(result[0], self._device(), *parts)
+
+    def _note_bundle(self, result, *_args):
+        if not isinstance(result, tuple) or len(result) != 2 or result[1] != C.ACL_SUCCESS:
+            return
+        mdl, device = self.guard.real.mdl, self._device()
+        count, ret = mdl.bundle_get_model_num(result[0])
+        ids = tuple(mdl.bundle_get_model_id(result[0], i)[0] for i in range(count if
+                                                                           ret == 0 else 0))
+        self.bundles[result[0]] = ids
+        for model_id in ids:
+            self.loaded[model_id] = LoadedModel(model_id, device, None, None)
+
+    def _note_bundle_unload(self, ret, bundle_id, *_rest):
+        if ret == C.ACL_SUCCESS:
+            for model_id in self.bundles.pop(bundle_id, ()):
+                self.loaded.pop(model_id, None)
 
     def _note_load(self, name: str):
         def after(result, *args):
@@ -60,9 +110,7 @@ class ModelWatch:
             if at is not None and len(args) >= at + 4:
                 parts = [(args[at], args[at + 1]) if args[at] else None,
                          (args[at + 2], args[at + 3]) if args[at + 2] else None]
-            refs = self.guard.device_refs    # one device open: no need to ask the runtime
-            device = next(iter(refs)) if len(refs) == 1 else self.guard._current_device()
-            self.loaded[result[0]] = LoadedModel(result[0], device, *parts)
+            self.loaded[result[0]] = LoadedModel(result[0], self._device(), *parts)
         return after
 
     def _note_unload(self, ret, model_id, *_rest):

@@ -1,7 +1,7 @@
 """The pyACL-shaped facade over the simulated process: what ``acl_lab.load()`` hands out.
 
 One file per pyACL namespace (``top``: ``acl.*``, ``rt``, ``mdl``, ``nn``, ``op``, ``media``,
-``util``), every call written as a prototype row (acl_lab/spec/prototypes/) plus a short
+``util``, ``prof``), every call written as a prototype row (acl_lab/spec/prototypes/) plus a short
 method over the one call wrapper (``_call.acl_call``): names, argument order and return
 shapes follow pyACL — a call that produces values returns ``(value, ..., ret)``; one that only
 acts returns ``ret``. Wrong Python types raise TypeError (as pyACL's argument parsing does);
@@ -14,6 +14,7 @@ from acl_lab.sim.facade.mdl import Mdl
 from acl_lab.sim.facade.media import Media
 from acl_lab.sim.facade.nn import Nn
 from acl_lab.sim.facade.op import Op
+from acl_lab.sim.facade.prof import Prof
 from acl_lab.sim.facade.rt import Rt
 from acl_lab.sim.facade.top import SimAcl
 from acl_lab.sim.facade.util import Util
@@ -24,7 +25,7 @@ from acl_lab.support import interrupts
 
 #: pyACL namespace ("" for the top level) -> the class that implements it
 FACADE = {"": SimAcl, "rt": Rt, "mdl": Mdl, "nn": Nn, "op": Op, "media": Media, "util": Util,
-          "blas": Blas}
+          "blas": Blas, "prof": Prof}
 prototypes.document(FACADE)   # pyACL signatures and C prototypes for help() and Shift-Tab
 
 

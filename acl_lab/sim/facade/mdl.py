@@ -4,6 +4,10 @@ acl_mdl.h; the work is sim/models.py's) and stream capture into a model running 
 from acl_lab import constants as C
 from acl_lab.i18n import N_, _
 from acl_lab.sim.facade._call import Namespace, acl_call
+from acl_lab.sim import model_bundles
+from acl_lab.sim.facade.mdl_aipp import MdlAipp
+from acl_lab.sim.facade.mdl_config import MdlConfig
+from acl_lab.sim.facade.mdl_dynamic import MdlDynamic
 from acl_lab.sim.facade.top import read_config
 from acl_lab.sim.models import io_name
 from acl_lab.sim.simerror import SimError
@@ -16,7 +20,7 @@ def _dims(t, dims=None) -> dict:
     return {"name": t.name, "dimCount": len(dims), "dims": list(dims)}
 
 
-class Mdl(Namespace):
+class Mdl(MdlAipp, MdlConfig, MdlDynamic, Namespace):
     """acl.mdl"""
 
     # ----- loading --------------------------------------------------------------------
@@ -58,6 +62,7 @@ class Mdl(Namespace):
 
     @acl_call("mdl.unload")
     def unload(self, rt, model_id: args.i64):
+        model_bundles.of(rt).check_not_inner(model_id)
         rt.models.unload(model_id)
 
     # ----- descriptions ---------------------------------------------------------------
@@ -91,11 +96,11 @@ class Mdl(Namespace):
 
     @acl_call("mdl.get_input_dims")
     def get_input_dims(self, rt, model_desc: args.ptr, index: args.size):
-        """A dynamic model's input reports -1 where its gear decides (the V2 form gives the
-        largest gear's dims)."""
-        t = rt.models.tensor(model_desc, index, False, "aclmdlGetInputDims")
-        gears = rt.models.descs[model_desc].model.dynamic
-        return _dims(t, gears.reported(t.name, t.dims) if gears else None)
+        """A dynamic model's input reports -1 where its gear decides or its shape range
+        leaves the dim open (the V2 form gives the largest gear's dims)."""
+        c = "aclmdlGetInputDims"
+        return _dims(rt.models.tensor(model_desc, index, False, c),
+                     rt.models.reported_dims(model_desc, index, False, c))
 
     @acl_call("mdl.get_input_dims_v2")
     def get_input_dims_v2(self, rt, model_desc: args.ptr, index: args.size):
@@ -103,7 +108,10 @@ class Mdl(Namespace):
 
     @acl_call("mdl.get_output_dims")
     def get_output_dims(self, rt, model_desc: args.ptr, index: args.size):
-        return _dims(rt.models.tensor(model_desc, index, True, "aclmdlGetOutputDims"))
+        """-1 where a shape-range model's output depends on its inputs' shapes."""
+        c = "aclmdlGetOutputDims"
+        return _dims(rt.models.tensor(model_desc, index, True, c),
+                     rt.models.reported_dims(model_desc, index, True, c))
 
     @acl_call("mdl.get_cur_output_dims")
     def get_cur_output_dims(self, rt, model_desc: args.ptr, index: args.size):

@@ -4,12 +4,14 @@ acl_lab/sim/media/'s). Signatures follow the pyACL reference ("acl.media") and p
 argument parsing (``media_jpeg.cpp``, ``media_vdec.cpp``). The description setter and getter
 families are written from their fields: a setter reads its value as the field's C type, a
 getter of a description that is not live gives 0 (and says why)."""
-import inspect
-
 from acl_lab import constants as C
 from acl_lab.i18n import _
 from acl_lab.sim.facade._call import Namespace, acl_call
-from acl_lab.sim.media import dvpp, state, video
+from acl_lab.sim.facade.media_border import MediaBorder
+from acl_lab.sim.facade.media_channels import MediaChannels
+from acl_lab.sim.facade.media_fields import destroy, family, getter, live, new
+from acl_lab.sim.facade.media_vpc import MediaVpc
+from acl_lab.sim.media import batch, dvpp, state, video
 from acl_lab.sim.media.descriptors import (ChannelDesc, FrameConfig, JpegeConfig, PicDesc,
                                            ResizeConfig, RoiConfig, StreamDesc,
                                            VdecChannelDesc, VencChannelDesc)
@@ -20,68 +22,11 @@ _PIC, _STREAM, _ROI = "pic_desc", "stream_desc", "roi_config"
 _VDEC, _VENC, _CFG = "vdec_channel_desc", "venc_channel_desc", "frame_config"
 
 
-def _new(rt, obj) -> int:
-    return state.of(rt).descs.add(obj)
-
-
-def _destroy(rt, handle: int, kind, call: str, what: str) -> None:
-    """acldvppDestroy*: NULL is accepted and does nothing (ACL returns success)."""
-    if handle:
-        state.of(rt).descs.destroy(handle, kind, call, what)
-
-
-def _live(rt, handle: int, kind, call: str, what: str):
-    return state.of(rt).descs.get(handle, kind, call, what)
-
-
-def _generated(fn, name: str, *params):
-    """A generated call named ``name`` whose parameters are ``params`` (name, reader)."""
-    P = inspect.Parameter
-    fn.__signature__ = inspect.Signature(
-        [P("self", P.POSITIONAL_OR_KEYWORD), P("rt", P.POSITIONAL_OR_KEYWORD)]
-        + [P(n, P.POSITIONAL_OR_KEYWORD, annotation=r) for n, r in params])
-    fn.__name__ = name        # (its qualified name stays the generator's: setter / getter)
-    return acl_call(f"media.{name}")(fn)
-
-
-def setter(name: str, kind, field: str, what: str, read=args.u32):
-    """``media.<name>(desc, value)``: the description's ``field`` = the value, read as its C
-    type (pyACL parses every argument before the call)."""
-    def set_(self, rt, desc, value):
-        setattr(_live(rt, desc, kind, set_.prototype.c_name, what), field, value)
-    call = _generated(set_, name, (what, args.ptr.named(what)), (field, read.named(field)))
-    set_.prototype = call.prototype
-    return call
-
-
-def getter(name: str, kind, field: str, what: str):
-    """``media.<name>(desc)``: the description's ``field``."""
-    def get(self, rt, desc):
-        return getattr(_live(rt, desc, kind, get.prototype.c_name, what), field)
-    call = _generated(get, name, (what, args.ptr.named(what)))
-    get.prototype = call.prototype
-    return call
-
-
-def family(kind, what: str, prefix: str, fields, getters=True, readers=None) -> dict:
-    """The setters (and getters) of ``fields`` of one description: ``prefix`` like
-    ``dvpp_{}_pic_desc_``; ``readers``: field -> reader where not uint32_t."""
-    readers = readers or {}
-    out = {}
-    for field in fields:
-        out[prefix.format("set") + field] = setter(prefix.format("set") + field, kind, field,
-                                                   what, readers.get(field, args.u32))
-        if getters:
-            out[prefix.format("get") + field] = getter(prefix.format("get") + field, kind,
-                                                       field, what)
-    return out
-
-
 def _set_callback(rt, desc: int, callback, kind, call: str) -> None:
-    _live(rt, desc, kind, call, "channel_desc").callback = callback
+    live(rt, desc, kind, call, "channel_desc").callback = callback
 
 
-class Media(Namespace):
+class Media(MediaVpc, MediaBorder, MediaChannels, Namespace):
     """acl.media"""
 
     # ----- DVPP memory ------------------------------------------------------------------
@@ -96,23 +41,23 @@ class Media(Namespace):
     # ----- channel ----------------------------------------------------------------------
     @acl_call("media.dvpp_create_channel_desc")
     def dvpp_create_channel_desc(self, rt):
-        return _new(rt, ChannelDesc())
+        return new(rt, ChannelDesc())
 
     @acl_call("media.dvpp_destroy_channel_desc")
     def dvpp_destroy_channel_desc(self, rt, channel_desc: args.ptr):
-        _destroy(rt, channel_desc, ChannelDesc, "acldvppDestroyChannelDesc", "channelDesc")
+        destroy(rt, channel_desc, ChannelDesc, "acldvppDestroyChannelDesc", "channelDesc")
 
     @acl_call("media.dvpp_create_channel")
     def dvpp_create_channel(self, rt, channel_desc: args.ptr):
         c = "acldvppCreateChannel"
-        ch = _live(rt, channel_desc, ChannelDesc, c, "channelDesc")
+        ch = live(rt, channel_desc, ChannelDesc, c, "channelDesc")
         rt.require_ctx(c)            # the channel is made on the current device
-        ch.created = True
+        ch.created, ch.channel_id = True, state.of(rt).channel_id()
 
     @acl_call("media.dvpp_destroy_channel")
     def dvpp_destroy_channel(self, rt, channel_desc: args.ptr):
         c = "acldvppDestroyChannel"
-        ch = _live(rt, channel_desc, ChannelDesc, c, "channelDesc")
+        ch = live(rt, channel_desc, ChannelDesc, c, "channelDesc")
         if not ch.created:
             raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
                 "{call}: the channel was never created (or is destroyed already).").format(
@@ -122,59 +67,60 @@ class Media(Namespace):
     @acl_call("media.dvpp_set_channel_desc_mode")
     def dvpp_set_channel_desc_mode(self, rt, channel_desc: args.ptr, mode: args.u32):
         c = "acldvppSetChannelDescMode"
-        ch = _live(rt, channel_desc, ChannelDesc, c, "channelDesc")
+        ch = live(rt, channel_desc, ChannelDesc, c, "channelDesc")
         dvpp.check_channel_mode(rt, c, mode)
         ch.mode = mode
 
     # ----- picture and stream descriptions ----------------------------------------------
     @acl_call("media.dvpp_create_pic_desc")
     def dvpp_create_pic_desc(self, rt):
-        return _new(rt, PicDesc())
+        return new(rt, PicDesc())
 
     @acl_call("media.dvpp_destroy_pic_desc")
     def dvpp_destroy_pic_desc(self, rt, pic_desc: args.ptr):
-        _destroy(rt, pic_desc, PicDesc, "acldvppDestroyPicDesc", _PIC)
+        batch.refuse_member(rt, pic_desc, "acldvppDestroyPicDesc")
+        destroy(rt, pic_desc, PicDesc, "acldvppDestroyPicDesc", _PIC)
 
 
     @acl_call("media.dvpp_create_stream_desc")
     def dvpp_create_stream_desc(self, rt):
-        return _new(rt, StreamDesc())
+        return new(rt, StreamDesc())
 
     @acl_call("media.dvpp_destroy_stream_desc")
     def dvpp_destroy_stream_desc(self, rt, stream_desc: args.ptr):
-        _destroy(rt, stream_desc, StreamDesc, "acldvppDestroyStreamDesc", _STREAM)
+        destroy(rt, stream_desc, StreamDesc, "acldvppDestroyStreamDesc", _STREAM)
 
 
     # ----- configs ----------------------------------------------------------------------
     @acl_call("media.dvpp_create_roi_config")
     def dvpp_create_roi_config(self, rt, left: args.u32, right: args.u32, top: args.u32,
                                bottom: args.u32):
-        return _new(rt, RoiConfig(left, right, top, bottom))
+        return new(rt, RoiConfig(left, right, top, bottom))
 
     @acl_call("media.dvpp_destroy_roi_config")
     def dvpp_destroy_roi_config(self, rt, roi_config: args.ptr):
-        _destroy(rt, roi_config, RoiConfig, "acldvppDestroyRoiConfig", "roiConfig")
+        destroy(rt, roi_config, RoiConfig, "acldvppDestroyRoiConfig", "roiConfig")
 
     @acl_call("media.dvpp_set_roi_config")
     def dvpp_set_roi_config(self, rt, roi_config: args.ptr, left: args.u32, right: args.u32,
                             top: args.u32, bottom: args.u32):
-        roi = _live(rt, roi_config, RoiConfig, "acldvppSetRoiConfig", "roiConfig")
+        roi = live(rt, roi_config, RoiConfig, "acldvppSetRoiConfig", "roiConfig")
         roi.left, roi.right, roi.top, roi.bottom = left, right, top, bottom
 
 
     @acl_call("media.dvpp_create_resize_config")
     def dvpp_create_resize_config(self, rt):
-        return _new(rt, ResizeConfig())
+        return new(rt, ResizeConfig())
 
     @acl_call("media.dvpp_destroy_resize_config")
     def dvpp_destroy_resize_config(self, rt, resize_config: args.ptr):
-        _destroy(rt, resize_config, ResizeConfig, "acldvppDestroyResizeConfig", "resizeConfig")
+        destroy(rt, resize_config, ResizeConfig, "acldvppDestroyResizeConfig", "resizeConfig")
 
     @acl_call("media.dvpp_set_resize_config_interpolation")
     def dvpp_set_resize_config_interpolation(self, rt, resize_config: args.ptr,
                                              interpolation: args.u32):
         c = "acldvppSetResizeConfigInterpolation"
-        cfg = _live(rt, resize_config, ResizeConfig, c, "resizeConfig")
+        cfg = live(rt, resize_config, ResizeConfig, c, "resizeConfig")
         if interpolation > 4:    # ImageProcessorV100::acldvppSetResizeConfigInterpolation
             raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
                 "{call}: interpolation {value} is not supported; use 0 (default), 1 "
@@ -188,11 +134,11 @@ class Media(Namespace):
 
     @acl_call("media.dvpp_create_jpege_config")
     def dvpp_create_jpege_config(self, rt):
-        return _new(rt, JpegeConfig())
+        return new(rt, JpegeConfig())
 
     @acl_call("media.dvpp_destroy_jpege_config")
     def dvpp_destroy_jpege_config(self, rt, jpege_config: args.ptr):
-        _destroy(rt, jpege_config, JpegeConfig, "acldvppDestroyJpegeConfig", "jpegeConfig")
+        destroy(rt, jpege_config, JpegeConfig, "acldvppDestroyJpegeConfig", "jpegeConfig")
 
 
     # ----- JPEG -------------------------------------------------------------------------
@@ -248,11 +194,11 @@ class Media(Namespace):
     # ----- VDEC (H.264 / H.265 to YUV420SP; sim/media/video.py) -------------------------
     @acl_call("media.vdec_create_channel_desc")
     def vdec_create_channel_desc(self, rt):
-        return _new(rt, VdecChannelDesc())
+        return new(rt, VdecChannelDesc())
 
     @acl_call("media.vdec_destroy_channel_desc")
     def vdec_destroy_channel_desc(self, rt, channel_desc: args.ptr):
-        _destroy(rt, channel_desc, VdecChannelDesc, "aclvdecDestroyChannelDesc", _VDEC)
+        destroy(rt, channel_desc, VdecChannelDesc, "aclvdecDestroyChannelDesc", _VDEC)
 
 
     @acl_call("media.vdec_set_channel_desc_callback")
@@ -271,11 +217,11 @@ class Media(Namespace):
 
     @acl_call("media.vdec_create_frame_config")
     def vdec_create_frame_config(self, rt):
-        return _new(rt, FrameConfig("vdec"))
+        return new(rt, FrameConfig("vdec"))
 
     @acl_call("media.vdec_destroy_frame_config")
     def vdec_destroy_frame_config(self, rt, vdec_frame_config: args.ptr):
-        _destroy(rt, vdec_frame_config, FrameConfig, "aclvdecDestroyFrameConfig", _CFG)
+        destroy(rt, vdec_frame_config, FrameConfig, "aclvdecDestroyFrameConfig", _CFG)
 
     @acl_call("media.vdec_send_frame")
     def vdec_send_frame(self, rt, channel_desc: args.ptr, input: args.ptr,  # noqa: A002
@@ -285,11 +231,11 @@ class Media(Namespace):
     # ----- VENC (YUV420SP to H.264 / H.265) ---------------------------------------------
     @acl_call("media.venc_create_channel_desc")
     def venc_create_channel_desc(self, rt):
-        return _new(rt, VencChannelDesc())
+        return new(rt, VencChannelDesc())
 
     @acl_call("media.venc_destroy_channel_desc")
     def venc_destroy_channel_desc(self, rt, channel_desc: args.ptr):
-        _destroy(rt, channel_desc, VencChannelDesc, "aclvencDestroyChannelDesc", _VENC)
+        destroy(rt, channel_desc, VencChannelDesc, "aclvencDestroyChannelDesc", _VENC)
 
     locals().update(family(VencChannelDesc, _VENC, "venc_{}_channel_desc_",
                            ("buf_addr", "buf_size", "rc_mode", "src_rate", "max_bit_rate"),
@@ -310,18 +256,20 @@ class Media(Namespace):
             args.function_arg(c, "param", param)
             return _set_callback(rt, venc_channel_desc, param, VencChannelDesc, c)
         value = read(c, "param", param)
-        setattr(_live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field, value)
+        setattr(live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field, value)
 
     @acl_call("media.venc_get_channel_desc_param")
     def venc_get_channel_desc_param(self, rt, venc_channel_desc: args.ptr.named("channelDesc"),
                                     param_type: args.i32):
         c = "aclvencGetChannelDescParam"
         field, _read = _venc_param(c, param_type)
-        return getattr(_live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field)
+        return getattr(live(rt, venc_channel_desc, VencChannelDesc, c, _VENC), field)
 
     @acl_call("media.venc_create_channel")
     def venc_create_channel(self, rt, channel_desc: args.ptr):
         video.venc_create(rt, channel_desc)
+        live(rt, channel_desc, VencChannelDesc, "aclvencCreateChannel",
+             "channelDesc").channel_id = state.of(rt).channel_id()
 
     @acl_call("media.venc_destroy_channel")
     def venc_destroy_channel(self, rt, channel_desc: args.ptr):
@@ -329,11 +277,11 @@ class Media(Namespace):
 
     @acl_call("media.venc_create_frame_config")
     def venc_create_frame_config(self, rt):
-        return _new(rt, FrameConfig("venc"))
+        return new(rt, FrameConfig("venc"))
 
     @acl_call("media.venc_destroy_frame_config")
     def venc_destroy_frame_config(self, rt, venc_frame_config: args.ptr):
-        _destroy(rt, venc_frame_config, FrameConfig, "aclvencDestroyFrameConfig", _CFG)
+        destroy(rt, venc_frame_config, FrameConfig, "aclvencDestroyFrameConfig", _CFG)
 
 
     @acl_call("media.venc_send_frame")

@@ -43,9 +43,12 @@ class StreamDesc:
 
 @dataclass(eq=False)
 class ChannelDesc:
-    """acldvppChannelDesc; ``created`` once acldvppCreateChannel succeeded."""
+    """acldvppChannelDesc; ``created`` once acldvppCreateChannel succeeded, which gives it
+    its channel id."""
     created: bool = False
     mode: int = 0
+    channel_id: int = 0
+    csc_matrix: int = C.ACL_DVPP_CSC_MATRIX_BT601_WIDE
 
 
 @dataclass(eq=False)
@@ -79,6 +82,7 @@ class VdecChannelDesc:
     ref_frame_num: int = 0
     out_mode: int = 0
     bit_depth: int = 0
+    csc_matrix: int = C.ACL_DVPP_CSC_MATRIX_BT601_WIDE
     channel: object = None          # the live decoder (video.VdecChannel) once created
 
 
@@ -97,6 +101,7 @@ class VencChannelDesc:
     src_rate: int = 0
     max_bit_rate: int = 0
     max_ip_prop: int = 0
+    channel_id: int = 0             # given by aclvencCreateChannel
     channel: object = None          # the live encoder (video.VencChannel) once created
 
 
@@ -108,12 +113,38 @@ class FrameConfig:
     eos: int = 0
 
 
+@dataclass(eq=False)
+class BatchPicDesc:
+    """acldvppBatchPicDesc: ``pics`` are the handles of its pictures (acldvppGetPicDesc hands
+    them out; they live and die with the batch)."""
+    pics: tuple = ()
+
+
+@dataclass(eq=False)
+class BatchMember(PicDesc):
+    """A picture description inside an acldvppBatchPicDesc."""
+
+
+@dataclass(eq=False)
+class BorderConfig:
+    """acldvppBorderConfig: the border make-border adds around a picture (value[] per
+    colour component, BORDER_CONSTANT by default)."""
+    value: list = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+    border_type: int = C.BORDER_CONSTANT
+    top: int = 0
+    bottom: int = 0
+    left: int = 0
+    right: int = 0
+
+
 #: the C type of each descriptor, for messages
 C_TYPES = {PicDesc: "acldvppPicDesc", StreamDesc: "acldvppStreamDesc",
            ChannelDesc: "acldvppChannelDesc", RoiConfig: "acldvppRoiConfig",
            ResizeConfig: "acldvppResizeConfig", JpegeConfig: "acldvppJpegeConfig",
            VdecChannelDesc: "aclvdecChannelDesc", VencChannelDesc: "aclvencChannelDesc",
-           FrameConfig: "aclvdecFrameConfig / aclvencFrameConfig"}
+           FrameConfig: "aclvdecFrameConfig / aclvencFrameConfig",
+           BatchPicDesc: "acldvppBatchPicDesc", BatchMember: "acldvppPicDesc",
+           BorderConfig: "acldvppBorderConfig"}
 
 
 @dataclass(eq=False)

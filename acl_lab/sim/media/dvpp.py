@@ -159,20 +159,20 @@ def _channel(m, call: str, handle: int) -> ChannelDesc:
 
 
 #: acldvppChannelMode: the engines a channel may use (0: every one)
-CHANNEL_MODES = {"vpc": 1, "jpegd": 2, "jpege": 4}
+CHANNEL_MODES = {"vpc": 1, "jpegd": 2, "jpege": 4, "pngd": 8}
 
 
 def check_channel_mode(rt, call: str, mode: int) -> None:
     """acldvppSetChannelDescMode: not on Ascend 310 (ImageProcessorV100), else a mix of
-    DVPP_CHNMODE_VPC (1), _JPEGD (2), _JPEGE (4) (ImageProcessorV200)."""
+    DVPP_CHNMODE_VPC (1), _JPEGD (2), _JPEGE (4), _PNGD (8) (ImageProcessorV200)."""
     if state.of(rt).gen == "v100":
         raise SimError(C.ACL_ERROR_FEATURE_UNSUPPORTED, _(
             "{call}: a channel's mode cannot be set on {soc}; its channels serve VPC, JPEGD "
             "and JPEGE alike.").format(call=call, soc=rt.profile.soc_name))
-    if not 1 <= mode <= 7:
+    if not 1 <= mode <= 15:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _(
-            "{call}: mode {mode} is not a mix of DVPP_CHNMODE_VPC (1), DVPP_CHNMODE_JPEGD (2) "
-            "and DVPP_CHNMODE_JPEGE (4).").format(call=call, mode=mode))
+            "{call}: mode {mode} is not a mix of DVPP_CHNMODE_VPC (1), DVPP_CHNMODE_JPEGD (2), "
+            "DVPP_CHNMODE_JPEGE (4) and DVPP_CHNMODE_PNGD (8).").format(call=call, mode=mode))
 
 
 def _created(call: str, ch: ChannelDesc, engine: str) -> None:
@@ -255,7 +255,9 @@ def jpeg_decode(rt, channel: int, data: int, size: int, out_desc: int, stream: i
 def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | None,
         paste: int | None, resize_config: int | None, stream: int) -> None:
     """acldvppVpcResizeAsync (no crop, no paste), acldvppVpcCropAsync (crop) and
-    acldvppVpcCropAndPasteAsync (both): crop, resize to the paste area, write it there."""
+    acldvppVpcCropAndPasteAsync (both), acldvppVpcCropResizeAsync and
+    acldvppVpcCropResizePasteAsync (with a resize config): crop, resize to the paste area,
+    write it there."""
     m = state.of(rt)
     ch = _channel(m, call, channel)
     inp = m.descs.get(in_desc, PicDesc, call, "inputDesc")
@@ -266,36 +268,53 @@ def vpc(rt, call: str, channel: int, in_desc: int, out_desc: int, crop: int | No
         _resize_config(m, call, resize_config)
 
     def host_checks() -> None:
-        _format_in(call, inp.format, F.vpc_inputs(m.gen), _("input picture"))
-        _format_in(call, out.format, F.vpc_outputs(m.gen), _("output picture"))
-        _simulated(call, inp.format)
-        _simulated(call, out.format)
+        vpc_formats(call, m.gen, inp, out)
 
     host_checks()
 
     def run() -> None:
         _on_device(call, host_checks)
         _created(call, ch, "vpc")
-        in_bytes = rules.vpc_picture(call, inp, _("the input picture"))
-        out_bytes = rules.vpc_picture(call, out, _("the output picture"))
-        a_in, i_off = rules.dvpp_memory(rt, inp.data, in_bytes, call, _("the input picture"))
-        a_out, o_off = rules.dvpp_memory(rt, out.data, out_bytes, call, _("the output picture"))
-        whole_in = RoiConfig(0, F.even(inp.width) - 1, 0, F.even(inp.height) - 1)
-        whole_out = RoiConfig(0, F.even(out.width) - 1, 0, F.even(out.height) - 1)
-        src = rules.area(call, crop_roi or whole_in, inp, _("crop"), paste=False)
-        dst = rules.area(call, paste_roi or whole_out, out, _("paste"), paste=True)
-        rules.scale(call, src, dst)
-        rt.memory.ram.need(in_bytes + a_out.fresh_bytes(o_off, out_bytes)
-                           + pixels.scratch_bytes(max(src[2], dst[2]), max(src[3], dst[3])),
-                           call)
-        frame = pixels.read(_read(rt, call, a_in, i_off, in_bytes), inp.format, inp.width,
-                            inp.height, inp.width_stride, inp.height_stride)
-        part = pixels.resize(pixels.crop(frame, *src), dst[2], dst[3])
-        pixels.write(a_out.view(o_off, out_bytes, call), out.format, out.width_stride,
-                     out.height_stride, part, left=dst[0], top=dst[1])
+        vpc_picture_work(rt, call, inp, out, crop_roi, paste_roi)
 
     _queue(rt, call, stream, "vpc", max(inp.width * inp.height, out.width * out.height), run,
            (out,), (inp.data, out.data), {"input": inp.data, "output": out.data})
+
+
+def vpc_formats(call: str, gen: str, inp: PicDesc, out: PicDesc) -> None:
+    """What ACL checks of a VPC picture pair on the host: formats VPC takes and the
+    simulator computes."""
+    _format_in(call, inp.format, F.vpc_inputs(gen), _("input picture"))
+    _format_in(call, out.format, F.vpc_outputs(gen), _("output picture"))
+    _simulated(call, inp.format)
+    _simulated(call, out.format)
+
+
+def vpc_picture_work(rt, call: str, inp: PicDesc, out: PicDesc, crop_roi, paste_roi,
+                     finish=None) -> None:
+    """One picture of VPC on the device: the engine's rules (rules.py), then crop, resize to
+    the paste area and write. ``finish(part, dst)`` may change the resized part and where it
+    goes (make-border)."""
+    in_bytes = rules.vpc_picture(call, inp, _("the input picture"))
+    out_bytes = rules.vpc_picture(call, out, _("the output picture"))
+    a_in, i_off = rules.dvpp_memory(rt, inp.data, in_bytes, call, _("the input picture"))
+    a_out, o_off = rules.dvpp_memory(rt, out.data, out_bytes, call, _("the output picture"))
+    whole_in = RoiConfig(0, F.even(inp.width) - 1, 0, F.even(inp.height) - 1)
+    whole_out = RoiConfig(0, F.even(out.width) - 1, 0, F.even(out.height) - 1)
+    src = rules.area(call, crop_roi or whole_in, inp, _("crop"), paste=False)
+    dst = rules.area(call, paste_roi or whole_out, out, _("paste"), paste=True)
+    if finish is not None:
+        dst = finish(None, dst)
+    rules.scale(call, src, dst)
+    rt.memory.ram.need(in_bytes + a_out.fresh_bytes(o_off, out_bytes)
+                       + pixels.scratch_bytes(max(src[2], dst[2]), max(src[3], dst[3])), call)
+    frame = pixels.read(_read(rt, call, a_in, i_off, in_bytes), inp.format, inp.width,
+                        inp.height, inp.width_stride, inp.height_stride)
+    part = pixels.resize(pixels.crop(frame, *src), dst[2], dst[3])
+    if finish is not None:
+        part, dst = finish(part, dst)
+    pixels.write(a_out.view(o_off, out_bytes, call), out.format, out.width_stride,
+                 out.height_stride, part, left=dst[0], top=dst[1])
 
 
 def jpeg_encode(rt, channel: int, in_desc: int, data: int, size_ptr: int, config: int,

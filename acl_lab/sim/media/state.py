@@ -13,6 +13,12 @@ class Media:
         self.rt = rt
         self.descs = Descriptors()
         self.gen = rt.profile.soc.dvpp_generation   # "v100" / "v200" (spec/socs.py)
+        self.channels = 0           # channels created so far (their ids count from 0)
+
+    def channel_id(self) -> int:
+        """The id the driver gives the next channel created."""
+        self.channels += 1
+        return self.channels - 1
 
 
 def of(rt) -> Media:

@@ -6,8 +6,8 @@ channel; hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/):
     Specifications").
   * VDEC: 1080p at 240 FPS per channel (aclcppdevg_03_0687, "VDEC Performance
     Specifications").
-Modeled (no public figure found): VPC at 1080p 512 FPS, JPEGE at 1080p 64 FPS, VENC at
-1080p 30 FPS. A task costs a fixed 20 us (modeled: descriptor copy and engine start)
+Modeled (no public figure found): VPC at 1080p 512 FPS, JPEGE at 1080p 64 FPS, PNGD at
+1080p 48 FPS, VENC at 1080p 30 FPS. A task costs a fixed 20 us (modeled: descriptor copy and engine start)
 plus its pixels at that rate; the host pays the usual launch cost to issue it.
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ RATE = {
     "vdec": _P1080 * 240 / 1e6,      # cited
     "vpc": _P1080 * 512 / 1e6,       # modeled
     "jpege": _P1080 * 64 / 1e6,      # modeled
+    "pngd": _P1080 * 48 / 1e6,       # modeled
     "venc": _P1080 * 30 / 1e6,       # modeled
 }
 

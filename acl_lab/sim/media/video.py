@@ -201,8 +201,11 @@ def _decodable(rt, call: str, d: VdecChannelDesc, ch: VdecChannel, data: bytes) 
     return ""
 
 
-def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_data) -> None:
-    c = "aclvdecSendFrame"
+def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_data,
+              c: str = "aclvdecSendFrame") -> None:
+    """aclvdecSendFrame; aclvdecSendSkippedFrame (``c``) decodes the frame as a reference
+    for the next ones and hands the callback no picture (output NULL)."""
+    skipped = c == "aclvdecSendSkippedFrame"
     m = state.of(rt)
     d = m.descs.get(handle, VdecChannelDesc, c, "channelDesc")
     if d.callback is None:      # pyACL's own check (WrapAclVdecSendFrame)
@@ -214,7 +217,8 @@ def vdec_send(rt, handle: int, in_desc: int, out_desc: int, config: int, user_da
                 call=c, create="vdec_create_channel"))
     sd = m.descs.get(in_desc, StreamDesc, c, "input")
     m.descs.get(config, FrameConfig, c, "config")
-    out = m.descs.get(out_desc, PicDesc, c, "output") if out_desc or not sd.eos else None
+    out = None if skipped or (sd.eos and not out_desc) else \
+        m.descs.get(out_desc, PicDesc, c, "output")
     data = None
     if not sd.eos or sd.size:
         if sd.data == 0 or sd.size == 0:

@@ -27,6 +27,8 @@ import inspect
 from acl_lab.spec.prototypes import mdl, media, nn, op, rt, top, util
 from acl_lab.spec.prototypes import blas, op_extras, rt_kernels, rt_memory_extras
 from acl_lab.spec.prototypes import rt_devices, rt_tasks, top_more
+from acl_lab.spec.prototypes import (mdl_aipp, mdl_config, mdl_dynamic, media_channels,
+                                     media_vpc, prof)
 from acl_lab.spec.prototypes.row import NEVER, Prototype
 
 #: facade name ("rt.malloc"; "" namespace for top-level acl.*) -> its C prototype and returns
@@ -34,6 +36,8 @@ PROTOTYPES: dict[str, Prototype] = {**top.ROWS, **rt.ROWS, **mdl.ROWS, **nn.ROWS
                                     **media.ROWS, **util.ROWS}
 PROTOTYPES |= {**rt_kernels.ROWS, **rt_memory_extras.ROWS, **op_extras.ROWS, **blas.ROWS}
 PROTOTYPES |= {**rt_devices.ROWS, **rt_tasks.ROWS, **top_more.ROWS}
+PROTOTYPES |= {**mdl_dynamic.ROWS, **mdl_config.ROWS, **mdl_aipp.ROWS, **media_vpc.ROWS,
+               **media_channels.ROWS, **prof.ROWS}
 
 
 def failure(name: str):

@@ -47,10 +47,10 @@ class Prototype(NamedTuple):
     @property
     def c_parameters(self) -> list[str]:
         """The C parameter names, in order (``devPtr``, ``size``, ``policy``)."""
-        if not self.c or "()" in self.c:
+        if not self.c or self.c.endswith("()"):
             return []
         inside = self.c[self.c.index("(") + 1:self.c.rindex(")")]
-        return [p.split("*")[-1].split()[-1] for p in inside.split(",")
+        return [_parameter_name(p) for p in _top_level(inside)
                 if p.strip() and p.strip() != "void"]
 
     def failed(self, code: int, message: str = "", args: tuple = ()):
@@ -67,3 +67,22 @@ class Prototype(NamedTuple):
         if not self.has_code:
             return values[0]
         return (*values, code) if values else code
+
+
+def _top_level(params: str) -> list[str]:
+    """The parameters of a C parameter list, split at the commas outside parentheses (a
+    function-pointer parameter has a list of its own)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(params[start:i])
+            start = i + 1
+    return out + [params[start:]]
+
+
+def _parameter_name(param: str) -> str:
+    """``void *devPtr`` -> devPtr; ``int32_t (*fn)(const T *, int32_t)`` -> fn."""
+    if "(*" in param:
+        return param.split("(*")[1].split(")")[0].strip()
+    return param.split("*")[-1].split()[-1].removesuffix("[]")

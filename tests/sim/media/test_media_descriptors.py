@@ -19,6 +19,7 @@ PAIRS = sorted((prefix, name[len("media.") + len(prefix.format("set")):])
                for name in PROTOTYPES for prefix in CREATORS
                if name.startswith("media." + prefix.format("set"))
                and not name.endswith("_param")           # (desc, type, value): tested below
+               and not name.endswith("_callback")        # a function: the next test
                and "media." + prefix.format("get") + name[len("media.") + len(
                    prefix.format("set")):] in PROTOTYPES)
 
@@ -28,6 +29,21 @@ def test_the_pairs_cover_every_description():
     assert len(PAIRS) >= 30
 
 
+@pytest.mark.parametrize("kind", ["vdec", "venc"])
+def test_the_callback_getter_gives_the_function_set_and_raises_as_pyacl_without_one(acl, kind):
+    m = acl.media
+    desc = getattr(m, f"{kind}_create_channel_desc")()
+    get = getattr(m, f"{kind}_get_channel_desc_callback")
+    with pytest.raises(RuntimeError, match="did not set callback"):
+        get(desc)
+    def fn(*args):
+        return None
+    assert getattr(m, f"{kind}_set_channel_desc_callback")(desc, fn) == 0
+    assert get(desc) is fn
+    with pytest.raises(RuntimeError, match="did not set callback"):
+        get(0)
+
+
 @pytest.mark.parametrize("prefix, field", PAIRS)
 def test_a_setter_stores_what_its_getter_returns(acl, prefix, field):
     m = acl.media
@@ -35,13 +51,14 @@ def test_a_setter_stores_what_its_getter_returns(acl, prefix, field):
     other = m.dvpp_create_roi_config(0, 1, 2, 3)
     setter = getattr(m, prefix.format("set") + field)
     getter = getattr(m, prefix.format("get") + field)
-    value = 0x1234_5678_9A if field in ("data", "timestamp", "thread_id") else 3
+    wide = ("data", "timestamp", "thread_id", "buf_addr")      # pointers and 64-bit values
+    value = 0x1234_5678_9A if field in wide else 3
     assert setter(desc, value) == 0, acl.get_recent_err_msg()
     assert getter(desc) == value
     assert setter(other, value) == C.ACL_ERROR_INVALID_PARAM
     assert "acldvppRoiConfig" in acl.get_recent_err_msg()
     assert getter(0) == 0 and acl.get_recent_err_msg()
-    if field not in ("data", "timestamp", "thread_id"):
+    if field not in wide:
         assert setter(desc, 1 << 40) == C.ACL_ERROR_INVALID_PARAM
         assert getter(desc) == value          # a refused call changes nothing
     with pytest.raises(TypeError):

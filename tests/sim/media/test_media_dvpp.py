@@ -389,7 +389,7 @@ def test_channel_mode_is_refused_on_310_and_limits_the_engines_elsewhere(acl_on)
     m = acl.media
     stream, _ = acl.rt.create_stream()
     ch = m.dvpp_create_channel_desc()
-    assert m.dvpp_set_channel_desc_mode(ch, 8) == C.ACL_ERROR_INVALID_PARAM
+    assert m.dvpp_set_channel_desc_mode(ch, 16) == C.ACL_ERROR_INVALID_PARAM   # 8: PNGD
     assert m.dvpp_set_channel_desc_mode(ch, 2) == 0           # JPEGD only
     assert m.dvpp_create_channel(ch) == 0
     out, desc = decode(acl, jpeg_bytes(scene(64, 64)), stream, ch)
