@@ -14,6 +14,7 @@ from collections import deque
 from html import escape
 from typing import Callable, NamedTuple
 
+from acl_lab.spec import pyacl_functions as pyacl_table
 from acl_lab.support import interrupts, threads
 from acl_lab.i18n import N_, _, columns
 from acl_lab.faults import Faults
@@ -281,6 +282,19 @@ def missing_call(name: str, simulated: bool) -> AttributeError:
     """A pyACL call the backend does not have, said in plain words (``hasattr`` stays
     False: it is an AttributeError)."""
     if simulated:
+        namespace, _dot, call = name.rpartition(".")
+        table = pyacl_table.bound()
+        if call in table.mdc_only.get(namespace, ()):
+            return AttributeError(_("acl.{name}: this call exists only in the pyACL built for "
+                                    "the MDC products (USE_MDL in hicann/runtime's "
+                                    "python/pyACL); the pyACL of every other product has no "
+                                    "such function, and neither has the simulator.").format(
+                                        name=name))
+        if call not in table.names.get(namespace, ()):
+            return AttributeError(_("acl.{name}: pyACL has no such call; check the name "
+                                    "(docs/pyacl-coverage.md counts every function pyACL "
+                                    "binds, docs/call-map.md lists the simulator's).").format(
+                                        name=name))
         return AttributeError(_("acl.{name}: acl_lab does not simulate this pyACL call yet, so "
                                 "a program that calls it cannot run on the simulator. Ask for "
                                 "it in acl_lab's issue tracker (name the call and the program "

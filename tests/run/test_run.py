@@ -74,11 +74,12 @@ def test_strict_turns_findings_into_a_failing_status(program):
 
 
 def test_a_program_that_raises_ends_with_status_1_and_says_where(tmp_path):
-    (tmp_path / "boom.py").write_text("import acl\nacl.init()\nacl.media.dvpp_png_decode_async(0, 0, 0, 0, 0)\n")
+    # an MDC-only call: ordinary pyACL has no such function either
+    (tmp_path / "boom.py").write_text("import acl\nacl.init()\nacl.media.dvpp_vpc_calc_hist_async(0, 0, 0, 0)\n")
     done = acl_lab_run("boom.py", cwd=tmp_path)
     assert done.returncode == 1
-    assert "acl_lab does not simulate this pyACL call yet" in done.stderr
-    assert "ended: exception (AttributeError: acl.media.dvpp_png_decode_async" in done.stderr
+    assert "exists only in the pyACL built for the MDC products" in done.stderr
+    assert "ended: exception (AttributeError: acl.media.dvpp_vpc_calc_hist_async" in done.stderr
     assert "[boom.py:3]" in done.stderr
     assert "acl.init() was never matched by acl.finalize()" in done.stderr
 
@@ -92,9 +93,12 @@ def test_hasattr_stays_honest_about_calls_the_simulator_lacks():
     import acl_lab
     acl = acl_lab.load()
     assert hasattr(acl, "app_log") and hasattr(acl.util, "bytes_to_ptr")
-    assert not hasattr(acl.media, "dvpp_png_decode_async") and not hasattr(acl, "no_such_call")
-    with pytest.raises(AttributeError, match=r"acl\.no_such_call: acl_lab does not simulate"):
+    assert not hasattr(acl.media, "dvpp_vpc_calc_hist_async") and not hasattr(acl, "no_such_call")
+    with pytest.raises(AttributeError, match=r"acl\.no_such_call: pyACL has no such call"):
         acl.no_such_call
+    with pytest.raises(AttributeError, match=r"acl\.rt\.get_group_count: this call exists only "
+                                             r"in the pyACL built for the MDC products"):
+        acl.rt.get_group_count
 
 
 SUITE = '''
