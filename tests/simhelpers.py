@@ -103,3 +103,21 @@ def run_in_thread(fn):
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def unchanged(call):
+    """Run ``call`` (a refused one) and check the snapshot is what it was, clock aside."""
+    before = acl_lab.snapshot()
+    ret = call()
+    after = acl_lab.snapshot()
+    before.pop("now_us"), after.pop("now_us")
+    assert after == before
+    return ret
+
+
+def refused(acl, ret, code, words=""):
+    """``ret`` (a code, or a tuple ending in one) is ``code``, and the message says ``words``."""
+    got = ret[-1] if isinstance(ret, tuple) else ret
+    assert got == code, acl.get_recent_err_msg()
+    msg = acl.get_recent_err_msg()
+    assert msg and words in msg, msg

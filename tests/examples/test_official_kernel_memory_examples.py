@@ -26,15 +26,11 @@ from acl_lab import constants as C
 from acl_lab.sim import device_tasks
 from acl_lab.sim.ipc import PROCESS_ID
 from kernelhelpers import elf_object
-from test_official_runtime_examples import check, info, lines, matches
+from examplehelpers import check, info, lines
+from test_official_runtime_examples import matches
 
 H2D, D2H = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST
 HUGE = C.ACL_MEM_MALLOC_HUGE_FIRST
-
-
-@pytest.fixture
-def acl(bare_acl):
-    return bare_acl
 
 
 def test_0_reduce_task(acl, capsys):
@@ -73,6 +69,7 @@ def test_0_reduce_task(acl, capsys):
 def test_9_multistream_sync_memory(acl, capsys, tmp_path):
     flag_file = tmp_path / "flag.txt"
     errors = []
+    waiting = threading.Event()     # stream A's wait is queued (the README pauses a second)
 
     def thread_wait(stream, device, dev_ptr, value_compare):
         try:
@@ -81,6 +78,7 @@ def test_9_multistream_sync_memory(acl, capsys, tmp_path):
                                     stream), "aclrtValueWait")
             info(f"Stream A: wait for data at virtual memory = 0x{dev_ptr:x} to meet the "
                  "condition")
+            waiting.set()
             check(acl.rt.synchronize_stream(stream), "aclrtSynchronizeStream")
             info("Stream A: the data in the specified memory has met the condition, all "
                  "tasks are complete")
@@ -116,7 +114,8 @@ def test_9_multistream_sync_memory(acl, capsys, tmp_path):
     info("Create Stream B successfully")
     a = threading.Thread(target=thread_wait, args=(stream_a, 0, dev_ptr, 100))
     a.start()
-    time.sleep(0.3)
+    waiting.wait(10)
+    time.sleep(0.3)                 # A goes on into its synchronize
     b = threading.Thread(target=thread_write, args=(stream_b, 0, dev_ptr, 100))
     b.start()
     b.join()

@@ -29,30 +29,12 @@ import numpy as np
 import pytest
 
 from acl_lab import constants as C
+from examplehelpers import check, info, lines
 from acl_lab.sim.profiles import get_profile
 
 F32, I32 = C.ACL_FLOAT, C.ACL_INT32
 H2D, D2H, D2D = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST, \
     C.ACL_MEMCPY_DEVICE_TO_DEVICE
-
-
-@pytest.fixture
-def acl(bare_acl):
-    """The examples begin from nothing: they call aclInit and aclrtSetDevice themselves."""
-    return bare_acl
-
-
-def check(ret, call: str) -> None:
-    """The examples' CHECK_ERROR."""
-    assert ret == 0, f"{call} returned {ret}"
-
-
-def info(text: str) -> None:
-    print(f"[INFO]  {text}")
-
-
-def lines(capsys) -> list[str]:
-    return capsys.readouterr().out.splitlines()
 
 
 def matches(got: list[str], readme: list[str]) -> bool:

@@ -12,29 +12,12 @@ import re
 import threading
 
 import numpy as np
-import pytest
 
 from acl_lab import constants as C
+from examplehelpers import check, info, lines
 
 F32, I32 = C.ACL_FLOAT, C.ACL_INT32
 H2D, D2H = C.ACL_MEMCPY_HOST_TO_DEVICE, C.ACL_MEMCPY_DEVICE_TO_HOST
-
-
-@pytest.fixture
-def acl(bare_acl):
-    return bare_acl
-
-
-def check(ret, call: str) -> None:
-    assert ret == 0, f"{call} returned {ret}"
-
-
-def info(text: str) -> None:
-    print(f"[INFO]  {text}")
-
-
-def lines(capsys) -> list[str]:
-    return capsys.readouterr().out.splitlines()
 
 
 def matches(got: list[str], readme: list[str]) -> bool:

@@ -13,25 +13,9 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.sim.device_facts import CHIPS
+from simhelpers import refused, unchanged
 
 PROFILES = ("910b", "310p", "310b", "310", "200dk")
-
-
-def unchanged(call):
-    """Run ``call`` (a refused one) and check the snapshot is what it was, clock aside."""
-    before = acl_lab.snapshot()
-    ret = call()
-    after = acl_lab.snapshot()
-    before.pop("now_us"), after.pop("now_us")
-    assert after == before
-    return ret
-
-
-def refused(acl, ret, code, words=""):
-    got = ret[-1] if isinstance(ret, tuple) else ret
-    assert got == code, acl.get_recent_err_msg()
-    msg = acl.get_recent_err_msg()
-    assert msg and words in msg, msg
 
 
 # ----- device queries ----------------------------------------------------------------------

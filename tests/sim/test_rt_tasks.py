@@ -13,22 +13,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.sim.device_facts import CHIPS
-
-
-def unchanged(call):
-    before = acl_lab.snapshot()
-    ret = call()
-    after = acl_lab.snapshot()
-    before.pop("now_us"), after.pop("now_us")
-    assert after == before
-    return ret
-
-
-def refused(acl, ret, code, words=""):
-    got = ret[-1] if isinstance(ret, tuple) else ret
-    assert got == code, acl.get_recent_err_msg()
-    msg = acl.get_recent_err_msg()
-    assert msg and words in msg, msg
+from simhelpers import refused, unchanged
 
 
 def stream_row(handle):

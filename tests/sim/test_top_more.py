@@ -8,13 +8,7 @@ import pytest
 import acl_lab
 from acl_lab import constants as C
 from acl_lab.session import SESSION
-
-
-def refused(acl, ret, code, words=""):
-    got = ret[-1] if isinstance(ret, tuple) else ret
-    assert got == code, acl.get_recent_err_msg()
-    msg = acl.get_recent_err_msg()
-    assert msg and words in msg, msg
+from simhelpers import refused
 
 
 @pytest.fixture
