@@ -84,7 +84,7 @@ def _carved(acl):
 
 def test_05_2_solution_and_the_real_causes(acl):
     block, pinned, stream = exercises.start("05.2", acl)
-    fails("05.2", acl, block, ..., hint="m = ALIGN_UP(100, 32) + 32")
+    fails("05.2", acl, block, ..., hint="section 2 gives both rules")
     ptr = solve("05.2", acl, block=block, pinned=pinned, stream=stream)["ptr"]
     assert ptr == block + 192
     passes("05.2", acl, block, ptr)
