@@ -57,6 +57,13 @@ def pgettext(context: str, message: str) -> str:
     return _state["catalog"].pgettext(context, message)
 
 
+def say(text: str, *values, **fields) -> None:
+    """``print()`` for what a chapter's code cell says in words: ``text`` in the learner's
+    language with its ``{fields}`` filled in, then ``values`` as print shows them. A code
+    cell is the same in both editions; this is how it prints Chinese in the Chinese one."""
+    print(_(text).format(**fields) if fields else _(text), *values)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` as a message id where it is defined (a table of labels, made at
     import); ``_()`` translates it where it is shown, in the language of that moment."""

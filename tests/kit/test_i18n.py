@@ -66,8 +66,32 @@ def literal_message_ids() -> set[str]:
     return ids
 
 
+def notebook_message_ids() -> set[str]:
+    """The text of every ``acl_lab.say("...")`` in the chapters' code cells: what a code cell
+    prints in words comes from the catalogs (the editions share their code)."""
+    import nbformat
+    ids = set()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            code = "\n".join(line for line in cell.source.splitlines()
+                             if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(code)):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "say"):
+                    assert isinstance(node.args[0], ast.Constant), ast.unparse(node)
+                    ids.add(node.args[0].value)
+    return ids
+
+
 def all_message_ids() -> set[str]:
-    return codes.message_ids() | exercises.message_ids() | literal_message_ids()
+    return (codes.message_ids() | exercises.message_ids() | literal_message_ids()
+            | notebook_message_ids())
+
+
+def test_the_notebook_extractor_sees_what_chapters_say():
+    assert "issued, not synchronized:" in notebook_message_ids()
 
 
 def test_the_literal_extractor_sees_the_sandbox_messages():
