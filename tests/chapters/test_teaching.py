@@ -210,19 +210,35 @@ def test_12_the_callback_only_reads_host_memory(lang):
 
 
 # ----- the confusions, each with its real code ----------------------------------------------
+def _said(text: str, lang: str, after: str = "", **fields) -> str:
+    """What ``acl_lab.say(text, ...)`` printed in ``lang``: the catalog's words, filled in
+    (``after``: the value print puts after them)."""
+    acl_lab.set_language(lang)
+    try:
+        words = acl_lab.i18n._(text)
+    finally:
+        acl_lab.set_language("en")
+    return (words.format(**fields) if fields else words) + after
+
+
+#: what each confusion prints: a code, or (words a cell says, the value after, its fields)
 @pytest.mark.parametrize("stem, codes", [
     ("01", ["107003 ACL_ERROR_RT_STREAM_CONTEXT", "100003 ACL_ERROR_INVALID_FILE",
             "100006 ACL_ERROR_PARSE_FILE", "107001 ACL_ERROR_RT_INVALID_DEVICEID",
-            "507033 ACL_ERROR_RT_DEV_SETUP_ERROR", "peek_at_last_error -> 107017 (kept)",
-            "event reached at"]),
-    ("09", ["ACL_STOP_ON_FAILURE", "the copy queued after the failure ran: False",
-            "the copy queued after the failure ran: True", "a new task -> 507018"]),
+            "507033 ACL_ERROR_RT_DEV_SETUP_ERROR",
+            ("peek_at_last_error -> {code} (kept)", "", {"code": 107017}),
+            ("event reached at   {t:8.1f} µs  (the upload only)", "", {"t": 348.5})]),
+    ("09", ["ACL_STOP_ON_FAILURE", ("   the copy queued after the failure ran:", " False", {}),
+            ("   the copy queued after the failure ran:", " True", {}),
+            ("   a new task ->", " 507018", {})]),
 ])
 @pytest.mark.parametrize("lang", BOTH)
 def test_each_confusion_triggers_its_real_code(stem, codes, lang):
+    """In each edition, in its language (the code cells say their words from the catalogs)."""
     out = _outputs(stem, lang)
     for code in codes:
-        assert code in out, code
+        expected = code if isinstance(code, str) else _said(code[0], lang, code[1], **code[2])
+        assert expected in out, expected
 
 
 @pytest.mark.parametrize("lang", BOTH)
