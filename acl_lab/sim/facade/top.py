@@ -188,5 +188,5 @@ def read_config(path, call: str):
         return files.parse_json(text) if text.strip() else {}
     except files.Refused as why:
         raise SimError(C.ACL_ERROR_PARSE_FILE,
-                       _("{call}: config file {path} is not valid JSON ({reason}).").format(
-                           call=call, path=repr(os.fspath(path)), reason=why)) from None
+                       _("{call}: config file {path}: {why}.").format(
+                           call=call, path=repr(os.fspath(path)), why=why)) from None
