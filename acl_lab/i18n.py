@@ -57,13 +57,6 @@ def pgettext(context: str, message: str) -> str:
     return _state["catalog"].pgettext(context, message)
 
 
-def say(text: str, *values, **fields) -> None:
-    """``print()`` for what a chapter's code cell says in words: ``text`` in the learner's
-    language with its ``{fields}`` filled in, then ``values`` as print shows them. A code
-    cell is the same in both editions; this is how it prints Chinese in the Chinese one."""
-    print(_(text).format(**fields) if fields else _(text), *values)
-
-
 def N_(message: str) -> str:
     """Marks ``message`` as a message id where it is defined (a table of labels, made at
     import); ``_()`` translates it where it is shown, in the language of that moment."""
@@ -81,6 +74,17 @@ def join_sentences(parts) -> str:
     for part in parts:
         text += part if not text or _WIDE_END.search(text) else " " + part
     return text
+
+
+def say(text: str, *values, **fields) -> None:
+    """``print()`` for what a chapter's code cell says in words: ``text`` in the learner's
+    language with its ``{fields}`` filled in, then ``values`` as print shows them (no space
+    after Chinese punctuation: "已下发：[0 0]"). A code cell is the same in both editions;
+    this is how it prints Chinese in the Chinese one."""
+    words = _(text).format(**fields) if fields else _(text)
+    if values and _WIDE_END.search(words):
+        words, values = words + str(values[0]), values[1:]
+    print(words, *values)
 
 
 def wide_count(text: str) -> int:

@@ -277,3 +277,18 @@ def test_exercise_feedback_speaks_the_learners_language(chinese):
             exercises.check("04.2", "x", 0))          # then the hint
     finally:
         acl_lab.reset()
+
+
+def test_say_prints_a_cells_words_in_the_learners_language(capsys):
+    """The same code cell, both editions: fields filled in, values as print shows them, no
+    space after Chinese punctuation."""
+    import numpy as np
+    for lang, expected in (("en", "issued, not synchronized: [0 0]\nHBM free short by 7 bytes\n"),
+                           ("zh_CN", "已下发，尚未同步：[0 0]\n空闲HBM少了 7 字节\n")):
+        acl_lab.set_language(lang)
+        try:
+            acl_lab.say("issued, not synchronized:", np.zeros(2, dtype=np.uint8))
+            acl_lab.say("HBM free short by {n} bytes", n=7)
+        finally:
+            acl_lab.set_language("en")
+        assert capsys.readouterr().out == expected
