@@ -131,7 +131,9 @@ def hand_carved(acl, block: int, ptr: int):
                        "no alignment; the exercise is the async copy that does: "
                        "acl.rt.memcpy_async on stream.").format(name=name))
     if not copies:
-        raise NotYet(_("nothing was copied to {name} yet: fill pinned, then "
+        raise NotYet(_("nothing was copied to {name} yet: the exercise copies pinned's 64 "
+                       "bytes to it, asynchronously, on stream.").format(name=name),
+                     _("nothing was copied to {name} yet: fill pinned, then "
                        "acl.rt.memcpy_async({name}, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, "
                        "stream).").format(name=name))
     if copies[-1].ret != 0:
