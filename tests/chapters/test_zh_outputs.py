@@ -6,6 +6,7 @@ come from the catalogs.
 English prose, for this test: three or more English words in a row that are not a C name,
 a pyACL name, an enum or error-code name, a unit, a quoted string or a Python tuple of
 names. What may stay English is listed in ALLOWED, each with its reason."""
+import html
 import json
 import re
 from pathlib import Path
@@ -59,15 +60,26 @@ def english_runs(line: str) -> list[str]:
     return runs
 
 
+def _picture_texts(markup: str) -> list[str]:
+    """The words a stored HTML or SVG picture shows: its text nodes and hover titles."""
+    markup = re.sub(r"<(style|script)\b.*?</\1>", " ", markup, flags=re.S)
+    return [html.unescape(t) for t in re.findall(r">([^<>]+)<", markup)
+            + re.findall(r'(?:title|aria-label|alt)="([^"]+)"', markup) if t.strip()]
+
+
 def printed_lines(path: Path):
-    """(cell number, line) of every text a code cell's stored outputs show."""
+    """(cell number, line) of every text a code cell's stored outputs show: what it
+    printed, its text result, and the words in a view's static picture."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     for number, cell in enumerate(cells):
         if cell["cell_type"] != "code":
             continue
         for out in cell.get("outputs", []):
-            text = out.get("text") or out.get("data", {}).get("text/plain", "")
-            for line in "".join(text).splitlines():
+            data = out.get("data", {})
+            texts = ["".join(out.get("text") or data.get("text/plain", ""))]
+            for mime in ("text/html", "image/svg+xml"):
+                texts += _picture_texts("".join(data.get(mime, "")))
+            for line in "\n".join(texts).splitlines():
                 yield number, line
 
 
@@ -80,6 +92,9 @@ def test_the_detector_sees_prose_and_passes_names_and_data():
     assert english_runs("{'pool': 'HBM normal (device 0)', 'api': 'malloc'}") == []
     assert english_runs("ATC run success, welcome to the next use.") == []
     assert english_runs("HUGE_FIRST -> 0 | 分配自：DDR normal (device 0)") == []
+    assert _picture_texts('<svg><style>a b c d</style><text>free the block now</text>'
+                          '<rect><title>大小: 32</title></rect></svg>') == \
+        ["free the block now", "大小: 32"]
 
 
 @pytest.mark.parametrize("path", EDITION, ids=lambda p: p.stem)
