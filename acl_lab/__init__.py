@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from acl_lab import constants
 from acl_lab.support import pyodide as wasm
 from acl_lab.errors import AclLabError, SimulatorLimit, explain
-from acl_lab.i18n import _, get_language, set_language
+from acl_lab.i18n import _, get_language, say, set_language
 from acl_lab.session import SESSION
 from acl_lab.support.threads import run_in_thread
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from acl_lab.spec.snapshot_schema import Snapshot
 
 __all__ = ["load", "reset", "snapshot", "explain", "check", "tracer", "name", "AclLabError",
-           "SimulatorLimit", "constants", "inject", "set_language", "get_language",
+           "SimulatorLimit", "constants", "inject", "set_language", "get_language", "say",
            "run_in_thread", "progress", "set_guard"]
 __version__ = "0.1.0"
 

@@ -76,6 +76,17 @@ def join_sentences(parts) -> str:
     return text
 
 
+def say(text: str, *values, **fields) -> None:
+    """``print()`` for what a chapter's code cell says in words: ``text`` in the learner's
+    language with its ``{fields}`` filled in, then ``values`` as print shows them (no space
+    after Chinese punctuation: "已下发：[0 0]"). A code cell is the same in both editions;
+    this is how it prints Chinese in the Chinese one."""
+    words = _(text).format(**fields) if fields else _(text)
+    if values and _WIDE_END.search(words):
+        words, values = words + str(values[0]), values[1:]
+    print(words, *values)
+
+
 def wide_count(text: str) -> int:
     """How many characters of ``text`` are drawn wide (CJK, full-width forms): about an em
     in a picture, two columns in a terminal."""

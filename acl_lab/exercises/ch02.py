@@ -104,11 +104,13 @@ def _four_blocks(acl):
 
 @exercise("02.2", "Free with the partner",
           "Each allocator has exactly one partner that gives its memory back (docs/rules.md, "
-          "rule 1): one for pinned host memory, one for device memory, one for media "
-          "buffers. A refused free changes nothing, and acl.get_recent_err_msg() names the "
-          "partner.",
+          "rule 1). A refused free changes nothing, and acl.get_recent_err_msg() names the "
+          "partner: try one, then read it.",
           level="easy",
-          more=("malloc_host pairs with acl.rt.free_host; malloc and malloc_align32 with "
+          more=("Which memory a block is decides its partner: pinned host memory, device "
+                "memory (malloc_align32 gives device memory too) or media memory each have "
+                "their own free call, in the namespace of their allocator.",
+                "malloc_host pairs with acl.rt.free_host; malloc and malloc_align32 with "
                 "acl.rt.free; dvpp_malloc with acl.media.dvpp_free.",),
           setup=_four_blocks,
           solution="""

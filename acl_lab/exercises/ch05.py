@@ -90,14 +90,17 @@ CARVED_BYTES = np.arange(64, dtype=np.uint8)
 
 
 @exercise("05.2", "Carve an aligned segment",
-          "A 100-byte segment takes m = ALIGN_UP(100, 32) + 32 bytes; the next one starts at "
-          "the first multiple of 64 at or after that. An async copy needs that alignment, "
-          "and it only runs when something waits for its stream.",
+          "A segment takes more bytes than its payload, and the next one may only start at "
+          "an aligned address: section 2 gives both rules. An async copy needs that "
+          "alignment, and it only runs when something waits for its stream.",
           level="medium",
-          more=("ptr is block plus the 100-byte segment's m rounded up to a multiple "
+          more=("What a 100-byte segment takes is segment_size(100) (the padding rule of "
+                "section 2); the runtime's alignment for a start is 64 bytes. Then fill "
+                "pinned, copy it to ptr with the async copy on stream, and wait for stream.",
+                "ptr is block plus the 100-byte segment's m rounded up to a multiple "
                 "of 64 (align_up and segment_size). Fill pinned with 0..63 through "
                 "acl.util.ptr_to_numpy, copy 64 bytes from pinned to ptr with "
-                "acl.rt.memcpy_async on stream, then synchronize stream.",),
+                "acl.rt.memcpy_async on stream, then acl.rt.synchronize_stream(stream).",),
           setup=_block_and_pinned,
           solution="""
           ptr = block + align_up(segment_size(100), 64)   # after m bytes, at a multiple of 64
@@ -115,9 +118,9 @@ def hand_carved(acl, block: int, ptr: int):
     if ptr != want:
         got = f"block + {ptr - block}"
         raise NotYet(
-            _("{name} = {got} is not where the next segment starts: the 100-byte segment "
-              "takes m = ALIGN_UP(100, 32) + 32 bytes, and the next start is a multiple of "
-              "64.").format(name=name, got=got),
+            _("{name} = {got} is not where the next segment starts: count what the 100-byte "
+              "segment really takes (payload, padding, the bytes after it) and where the "
+              "next aligned start is (section 2).").format(name=name, got=got),
             _("the segment after a 100-byte one starts at block + {offset}, not {got}: m = "
               "ALIGN_UP(100, 32) + 32 = {m}, rounded up to a multiple of 64.").format(
                 offset=want - block, got=got, m=segment_size(CARVED_AFTER)))
@@ -128,7 +131,9 @@ def hand_carved(acl, block: int, ptr: int):
                        "no alignment; the exercise is the async copy that does: "
                        "acl.rt.memcpy_async on stream.").format(name=name))
     if not copies:
-        raise NotYet(_("nothing was copied to {name} yet: fill pinned, then "
+        raise NotYet(_("nothing was copied to {name} yet: the exercise copies pinned's 64 "
+                       "bytes to it, asynchronously, on stream.").format(name=name),
+                     _("nothing was copied to {name} yet: fill pinned, then "
                        "acl.rt.memcpy_async({name}, 64, pinned, 64, ACL_MEMCPY_HOST_TO_DEVICE, "
                        "stream).").format(name=name))
     if copies[-1].ret != 0:

@@ -57,11 +57,13 @@ def _last_call(name: str):
 
 
 @exercise("08.1", "Model memory you manage",
-          "Ask the model file how much work and weight memory it needs, allocate both on the "
-          "device yourself, and load the model into them (aclmdlQuerySize, aclrtMalloc, "
-          "aclmdlLoadFromFileWithMem).",
+          "Here ACL allocates nothing for the model: you do. Before loading, the model file "
+          "can tell you how much memory it needs, and of which two kinds (section 5).",
           level="medium",
-          more=("acl.mdl.query_size(model_path) returns the work size, the weight size "
+          more=("acl.mdl.query_size(model_path) returns the work size, the weight size and "
+                "ret. Allocate a device block of each size yourself; section 5's loading "
+                "call takes your pointers and sizes and returns (model_id, ret).",
+                "acl.mdl.query_size(model_path) returns the work size, the weight size "
                 "and ret. Allocate each with acl.rt.malloc on the device, then "
                 "acl.mdl.load_from_file_with_mem with the path, the work pointer and "
                 "size, the weight pointer and size: it returns (model_id, ret); keep "

@@ -189,11 +189,15 @@ def _leaky(acl):
 
 
 @exercise("09.3", "Give back what the pipeline took",
-          "Every DVPP resource has its partner: dvpp_malloc -> dvpp_free, "
-          "dvpp_create_pic_desc -> dvpp_destroy_pic_desc, dvpp_create_channel -> "
-          "dvpp_destroy_channel, then dvpp_destroy_channel_desc. Free each buffer once.",
+          "The pipeline still holds two DVPP buffers, a picture description and a channel "
+          "with its description. Each has its own call that gives it back (section 10); "
+          "release each exactly once.",
           level="hard",
-          more=("Free jpeg_dev and yuv with acl.media.dvpp_free, destroy decoded with "
+          more=("A buffer from acl.media.dvpp_malloc goes back through the media namespace's "
+                "free call, a description from a create call through its destroy call; the "
+                "channel goes before its description. A refused release changes nothing, "
+                "and acl.get_recent_err_msg() says why.",
+                "Free jpeg_dev and yuv with acl.media.dvpp_free, destroy decoded with "
                 "dvpp_destroy_pic_desc, the channel with dvpp_destroy_channel(channel) then "
                 "dvpp_destroy_channel_desc(channel); every call returns 0 (a second free of the "
                 "same buffer returns an error: that is the double free of the sample).",),

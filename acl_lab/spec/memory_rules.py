@@ -11,7 +11,7 @@ import numpy as np
 
 from acl_lab import constants as C
 from acl_lab.align import DVPP_ALIGN, RUNTIME_ALIGN, align32_footprint, align_up, malloc_footprint
-from acl_lab.i18n import _
+from acl_lab.i18n import N_, _
 from acl_lab.spec.codes import acl_lab_check
 from acl_lab.spec.refusal import Refusal
 
@@ -58,15 +58,15 @@ ALLOCATORS = {
     "malloc_host_with_cfg": AllocatorRule("aclrtMallocHostWithCfg", align32_footprint,
                                           RUNTIME_ALIGN, "host", "free_host"),
     # the 64 KiB a thread's aclrtKernelArgsInit list is built in: the runtime's own
-    "kernel_args": AllocatorRule("aclrtKernelArgsInit (argument buffer)", align32_footprint,
+    "kernel_args": AllocatorRule(N_("aclrtKernelArgsInit (argument buffer)"), align32_footprint,
                                  RUNTIME_ALIGN, "host", None),
     # another process's device memory mapped by aclrtIpcMemImportByKey; aclrtIpcMemClose
     # unmaps it (no bytes of its own: footprint 0)
     "ipc_import": AllocatorRule("aclrtIpcMemImportByKey", lambda size: 0, RUNTIME_ALIGN,
                                 "device", "ipc_mem_close"),
-    "model_work": AllocatorRule("aclmdlLoadFromFile (model work memory)", malloc_footprint,
+    "model_work": AllocatorRule(N_("aclmdlLoadFromFile (model work memory)"), malloc_footprint,
                                 RUNTIME_ALIGN, "device", "unload"),
-    "model_weight": AllocatorRule("aclmdlLoadFromFile (model weight memory)", malloc_footprint,
+    "model_weight": AllocatorRule(N_("aclmdlLoadFromFile (model weight memory)"), malloc_footprint,
                                   RUNTIME_ALIGN, "device", "unload"),
     "numpy": AllocatorRule("acl.util.numpy_to_ptr", None, RUNTIME_ALIGN, "host", None),
     "bytes": AllocatorRule("acl.util.bytes_to_ptr", None, RUNTIME_ALIGN, "host", None),
@@ -106,8 +106,9 @@ _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
 
 
 def c_name(api: str) -> str:
-    """The C name of a pyACL allocator / free call ("malloc_host" -> "aclrtMallocHost")."""
-    return _C_NAMES.get(api, api)
+    """The C name of a pyACL allocator / free call ("malloc_host" -> "aclrtMallocHost"), as
+    a message shows it: what it adds to a C name in the learner's language."""
+    return _(_C_NAMES.get(api, api))
 
 
 def kind_name(kind: int) -> str:

@@ -4,6 +4,8 @@ start" block, the whole chapter in C, SoC badges from the one table, the mark on
 own checks — in both editions."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 from pathlib import Path
@@ -210,19 +212,35 @@ def test_12_the_callback_only_reads_host_memory(lang):
 
 
 # ----- the confusions, each with its real code ----------------------------------------------
+def _said(text: str, lang: str, value=None, **fields) -> str:
+    """What ``acl_lab.say(text, value, **fields)`` prints in ``lang``."""
+    acl_lab.set_language(lang)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            acl_lab.say(text, *([] if value is None else [value]), **fields)
+    finally:
+        acl_lab.set_language("en")
+    return out.getvalue().rstrip("\n")
+
+
+#: what each confusion prints: a code, or (words a cell says, the value it shows, fields)
 @pytest.mark.parametrize("stem, codes", [
     ("01", ["107003 ACL_ERROR_RT_STREAM_CONTEXT", "100003 ACL_ERROR_INVALID_FILE",
             "100006 ACL_ERROR_PARSE_FILE", "107001 ACL_ERROR_RT_INVALID_DEVICEID",
-            "507033 ACL_ERROR_RT_DEV_SETUP_ERROR", "peek_at_last_error -> 107017 (kept)",
-            "event reached at"]),
-    ("09", ["ACL_STOP_ON_FAILURE", "the copy queued after the failure ran: False",
-            "the copy queued after the failure ran: True", "a new task -> 507018"]),
+            "507033 ACL_ERROR_RT_DEV_SETUP_ERROR",
+            ("peek_at_last_error -> {code} (kept)", None, {"code": 107017}),
+            ("event reached at   {t:8.1f} µs  (the upload only)", None, {"t": 348.5})]),
+    ("09", ["ACL_STOP_ON_FAILURE", ("   the copy queued after the failure ran:", False, {}),
+            ("   the copy queued after the failure ran:", True, {}),
+            ("   a new task ->", 507018, {})]),
 ])
 @pytest.mark.parametrize("lang", BOTH)
 def test_each_confusion_triggers_its_real_code(stem, codes, lang):
+    """In each edition, in its language (the code cells say their words from the catalogs)."""
     out = _outputs(stem, lang)
     for code in codes:
-        assert code in out, code
+        expected = code if isinstance(code, str) else _said(code[0], lang, code[1], **code[2])
+        assert expected in out, expected
 
 
 @pytest.mark.parametrize("lang", BOTH)

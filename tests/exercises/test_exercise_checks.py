@@ -129,14 +129,15 @@ def test_start_builds_a_fresh_state_each_time(shell):
     assert snap["initialized"] and len(snap["allocations"]) == 4
 
 
-def test_an_empty_exercise_nudges_then_gets_specific_then_points_to_the_solution(shell):
+def test_an_empty_exercise_nudges_then_points_further_then_gets_specific_then_to_the_solution(shell):
     run(shell, "import acl_lab\nfrom acl_lab import exercises\nacl = acl_lab.load()")
     exercises.forget("02.2")
     cell = 'blocks = exercises.start("02.2", acl)\n...  # your code\nexercises.check("02.2", acl, blocks)'
-    messages = [run(shell, cell).message for _ in range(3)]
+    messages = [run(shell, cell).message for _ in range(4)]
     assert "one partner" in messages[0] and "exercises.solution" not in messages[0]
-    assert "acl.media.dvpp_free" in messages[1]
-    assert 'exercises.solution("02.2")' in messages[2]
+    assert "own free call" in messages[1] and "acl.media.dvpp_free" not in messages[1]
+    assert "acl.media.dvpp_free" in messages[2] and "exercises.solution" not in messages[2]
+    assert 'exercises.solution("02.2")' in messages[3]
     assert not any("acl.rt.free_host(blocks" in m for m in messages)   # never the code
 
 

@@ -84,7 +84,7 @@ def _carved(acl):
 
 def test_05_2_solution_and_the_real_causes(acl):
     block, pinned, stream = exercises.start("05.2", acl)
-    fails("05.2", acl, block, ..., hint="m = ALIGN_UP(100, 32) + 32")
+    fails("05.2", acl, block, ..., hint="section 2 gives both rules")
     ptr = solve("05.2", acl, block=block, pinned=pinned, stream=stream)["ptr"]
     assert ptr == block + 192
     passes("05.2", acl, block, ptr)
@@ -92,7 +92,8 @@ def test_05_2_solution_and_the_real_causes(acl):
     block, pinned, stream = _carved(acl)
     fails("05.2", acl, block, block + 160, hint="block + 160 is not where",
           then="starts at block + 192")
-    fails("05.2", acl, block, block + 192, hint="nothing was copied to")
+    fails("05.2", acl, block, block + 192, hint="asynchronously, on stream",
+          then="acl.rt.memcpy_async(ptr, 64, pinned, 64")
     acl.rt.memcpy(block + 192, 64, pinned, 64, H2D)                     # the synchronous copy
     fails("05.2", acl, block, block + 192, hint="synchronous acl.rt.memcpy")
     acl.rt.memcpy_async(block + 192, 64, pinned, 64, H2D, stream)

@@ -22,7 +22,7 @@ def test_08_1_converts_the_model_when_it_is_missing_and_the_solution_passes(acl,
     assert model_path == "models/digits.om" and (tmp_path / model_path).is_file()
     digits_id = solve("08.1", acl, model_path=model_path)["digits_id"]
     assert "acl.mdl.unload will leave them to you" in passes("08.1", acl, digits_id).message
-    fails("08.1", acl, ..., hint="aclmdlQuerySize", then="acl.mdl.query_size(model_path)")
+    fails("08.1", acl, ..., hint="the model file can tell you", then="acl.mdl.query_size(model_path)")
 
 
 def test_08_1_names_each_real_cause(acl):

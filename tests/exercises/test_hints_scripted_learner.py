@@ -163,7 +163,7 @@ SAYS = {
              "np.dtype(np.uint8).num)", "ACL_MEMCPY_DEVICE_TO_DEVICE"],
     "05.1": ["ALIGN_UP(previous end, 64)", "align_up and segment_size"],
     "05.2": ["align_up and segment_size", "acl.util.ptr_to_numpy",
-             "acl.rt.memcpy_async on stream", "synchronize stream"],
+             "acl.rt.memcpy_async on stream", "acl.rt.synchronize_stream(stream)"],
     "05.3": ["suspects.check_guards()", "acl_lab.AclLabError", "culprit"],
     "06.1": ["add_get_workspace_size", "x_t as self, other and out, alpha one",
              "acl.mdl.ri_capture_begin", "acl.nn.add", "acl.mdl.ri_capture_end",

@@ -173,3 +173,39 @@ def test_the_first_two_hints_are_not_the_answer_in_words(exercise_id):
     assert len(spec.hints) >= 3
     for level, hint in enumerate(spec.hints[:2], 1):
         assert not answer_in_words(hint, spec.solution), (level, hint)
+
+
+#: the solution's key tokens, as code or as the C name: a hint below the last may name some
+#: (it points further), never all, and the first names none; the last names them all
+KEY_TOKENS = {
+    "08.1": (("query_size", "aclmdlQuerySize"),
+             ("load_from_file_with_mem", "aclmdlLoadFromFileWithMem")),
+    "09.3": (("dvpp_free", "acldvppFree"), ("dvpp_destroy_pic_desc", "acldvppDestroyPicDesc"),
+             ("dvpp_destroy_channel(", "acldvppDestroyChannel("),
+             ("dvpp_destroy_channel_desc", "acldvppDestroyChannelDesc")),
+    "02.2": (("free_host", "aclrtFreeHost"), ("dvpp_free", "acldvppFree")),
+    "05.2": (("align_up", "ALIGN_UP"), ("multiple of 64", "64 的倍数", "64的倍数"),
+             ("memcpy_async", "aclrtMemcpyAsync"), ("synchronize_stream", "aclrtSynchronizeStream")),
+}
+
+
+def _named(hint: str, tokens) -> list[str]:
+    return [forms[0] for forms in tokens if any(f in hint for f in forms)]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+@pytest.mark.parametrize("exercise_id", sorted(KEY_TOKENS))
+def test_no_hint_below_the_last_is_the_answer(exercise_id, language):
+    """Each level points further; only the last says the answer (08.1, 09.3, 02.2 and 05.2
+    said it at the first level), in both languages."""
+    spec, tokens = exercises._spec(exercise_id), KEY_TOKENS[exercise_id]
+    acl_lab.set_language(language)
+    try:
+        levels = [acl_lab.i18n._(h) for h in spec.hints]
+    finally:
+        acl_lab.set_language("en")
+    assert len(levels) >= 3
+    assert _named(levels[0], tokens) == [], levels[0]
+    for level, hint in enumerate(levels[:-1], 1):
+        assert len(_named(hint, tokens)) < len(tokens), (level, hint)
+    assert len(_named(levels[-1], tokens)) == len(tokens), levels[-1]

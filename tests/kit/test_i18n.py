@@ -66,8 +66,32 @@ def literal_message_ids() -> set[str]:
     return ids
 
 
+def notebook_message_ids() -> set[str]:
+    """The text of every ``acl_lab.say("...")`` in the chapters' code cells: what a code cell
+    prints in words comes from the catalogs (the editions share their code)."""
+    import nbformat
+    ids = set()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type != "code":
+                continue
+            code = "\n".join(line for line in cell.source.splitlines()
+                             if not line.lstrip().startswith(("%", "!")))
+            for node in ast.walk(ast.parse(code)):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "say"):
+                    assert isinstance(node.args[0], ast.Constant), ast.unparse(node)
+                    ids.add(node.args[0].value)
+    return ids
+
+
 def all_message_ids() -> set[str]:
-    return codes.message_ids() | exercises.message_ids() | literal_message_ids()
+    return (codes.message_ids() | exercises.message_ids() | literal_message_ids()
+            | notebook_message_ids())
+
+
+def test_the_notebook_extractor_sees_what_chapters_say():
+    assert "issued, not synchronized:" in notebook_message_ids()
 
 
 def test_the_literal_extractor_sees_the_sandbox_messages():
@@ -253,3 +277,18 @@ def test_exercise_feedback_speaks_the_learners_language(chinese):
             exercises.check("04.2", "x", 0))          # then the hint
     finally:
         acl_lab.reset()
+
+
+def test_say_prints_a_cells_words_in_the_learners_language(capsys):
+    """The same code cell, both editions: fields filled in, values as print shows them, no
+    space after Chinese punctuation."""
+    import numpy as np
+    for lang, expected in (("en", "issued, not synchronized: [0 0]\nHBM free short by 7 bytes\n"),
+                           ("zh_CN", "已下发，尚未同步：[0 0]\n空闲HBM少了 7 字节\n")):
+        acl_lab.set_language(lang)
+        try:
+            acl_lab.say("issued, not synchronized:", np.zeros(2, dtype=np.uint8))
+            acl_lab.say("HBM free short by {n} bytes", n=7)
+        finally:
+            acl_lab.set_language("en")
+        assert capsys.readouterr().out == expected
