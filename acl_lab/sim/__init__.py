@@ -31,6 +31,8 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     device_tasks.py cache maintenance, reduce, value write / wait, copies by descriptor
     allocators.py   external allocator descriptors registered on streams
     ipc.py          IPC memory by key, both sides in one process
+    vmm.py          virtual memory: reserved ranges, physical handles, mappings, sharing
+    host_memory.py  pointer attributes; host memory registered for the device
     blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a

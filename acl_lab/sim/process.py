@@ -23,6 +23,8 @@ from acl_lab.sim.kernels import Kernels
 from acl_lab.sim.kernel_args import KernelArgs
 from acl_lab.sim.allocators import Allocators
 from acl_lab.sim.ipc import IpcMemory
+from acl_lab.sim.vmm import VirtualMemory
+from acl_lab.sim.host_memory import HostRegistry
 from acl_lab.spec.snapshot_schema import Snapshot
 from acl_lab.sim.memory import FREED_BY_CALL, Allocation, Memory
 from acl_lab.sim.hostram import OBJECT_BYTES
@@ -90,6 +92,7 @@ class Process:
         self.dump_args = DumpArgs(self)       # aclopStartDumpArgs
         self.kernels, self.kernel_args = Kernels(self), KernelArgs(self)  # kernel binaries
         self.allocators, self.ipc = Allocators(self), IpcMemory(self)  # descs, IPC keys
+        self.vmm, self.host_registry = VirtualMemory(self), HostRegistry(self)  # chapter 10
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -251,6 +254,8 @@ class Process:
                           "released now. Destroy streams before resetting the device.").format(
                               call=call, device=dev.id, count=len(explicit),
                               streams=", ".join(hex(s) for s in explicit[:5])))
+        self.vmm.forget(dev.id, call)              # mappings first: they are not leaks
+        self.host_registry.forget(dev.id)
         leaked = [a for a in self.memory.live(device=dev.id) if not a.api.startswith("model_")]
         if leaked:
             blocks = ", ".join(a.describe() for a in leaked[:5]) + (" ..." if len(leaked) > 5
@@ -665,6 +670,7 @@ class Process:
             "reports": list(self.reports),
             "kernel_binaries": self.kernels.snapshot(), "kernel_args": self.kernel_args.snapshot(),
             "stream_allocators": self.allocators.snapshot(), "ipc_keys": self.ipc.snapshot(),
+            "virtual_memory": self.vmm.snapshot(),
         }
 
 

@@ -7,10 +7,11 @@ from acl_lab.sim import transfer, waits
 from acl_lab.sim.facade._call import Namespace, acl_call
 from acl_lab.sim.facade.rt_kernels import RtKernels
 from acl_lab.sim.facade.rt_memory_extras import RtMemoryExtras
+from acl_lab.sim.facade.rt_memory import RtMemory
 from acl_lab.spec import args
 
 
-class Rt(RtKernels, RtMemoryExtras, Namespace):
+class Rt(RtKernels, RtMemoryExtras, RtMemory, Namespace):
     """acl.rt"""
 
     # ----- devices and contexts ---------------------------------------------------------

@@ -26,12 +26,14 @@ import inspect
 
 from acl_lab.spec.prototypes import mdl, media, nn, op, rt, top, util
 from acl_lab.spec.prototypes import blas, op_extras, rt_kernels, rt_memory_extras
+from acl_lab.spec.prototypes import rt_memory
 from acl_lab.spec.prototypes.row import NEVER, Prototype
 
 #: facade name ("rt.malloc"; "" namespace for top-level acl.*) -> its C prototype and returns
 PROTOTYPES: dict[str, Prototype] = {**top.ROWS, **rt.ROWS, **mdl.ROWS, **nn.ROWS, **op.ROWS,
                                     **media.ROWS, **util.ROWS}
 PROTOTYPES |= {**rt_kernels.ROWS, **rt_memory_extras.ROWS, **op_extras.ROWS, **blas.ROWS}
+PROTOTYPES |= rt_memory.ROWS
 
 
 def failure(name: str):

@@ -11,6 +11,7 @@ failure of its own).
 """
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
 from acl_lab.spec.refusal import AclLabError
@@ -57,7 +58,7 @@ class Prototype(NamedTuple):
         if not self.names:
             return None
         values = self.fails if self.fails is not None else (0,) * self.values
-        values = tuple(dict(v) if isinstance(v, dict) else v for v in values)  # a fresh {}
+        values = tuple(copy.deepcopy(v) if isinstance(v, dict) else v for v in values)  # fresh
         if not self.has_code:
             return values[0]
         return (*values, code) if values else code

@@ -1,0 +1,74 @@
+"""``acl.rt``'s virtual memory management (sim/vmm.py), pointer attributes and host
+registration (sim/host_memory.py), in pyACL's shape (python/pyACL/rt/rt_memory.cpp)."""
+from acl_lab.sim import host_memory
+from acl_lab.sim.facade._call import acl_call
+from acl_lab.sim.facade.rt_memory_extras import _pids
+from acl_lab.sim.ipc import PROCESS_ID
+from acl_lab.spec import args
+
+
+class RtMemory:
+    """acl.rt: reserve, map and share device memory; what a pointer is; host registration"""
+
+    # ----- virtual memory management -----------------------------------------------------
+    @acl_call("rt.mem_get_allocation_granularity")
+    def mem_get_allocation_granularity(self, rt, prop, option: args.i32):
+        return rt.vmm.granularity(prop, option)
+
+    @acl_call("rt.reserve_mem_address")
+    def reserve_mem_address(self, rt, size: args.size, alignment: args.size,
+                            expect_ptr: args.ptr, flags: args.u64):
+        return rt.vmm.reserve(size, alignment, expect_ptr, flags)
+
+    @acl_call("rt.release_mem_address")
+    def release_mem_address(self, rt, vir_ptr: args.ptr):
+        rt.vmm.release(vir_ptr)
+
+    @acl_call("rt.malloc_physical")
+    def malloc_physical(self, rt, size: args.size, prop, flags: args.u64):
+        return rt.vmm.malloc_physical(size, prop, flags)
+
+    @acl_call("rt.free_physical")
+    def free_physical(self, rt, handle: args.ptr):
+        rt.vmm.free_physical(handle)
+
+    @acl_call("rt.map_mem")
+    def map_mem(self, rt, vir_ptr: args.ptr, size: args.size, offset: args.size,
+                handle: args.ptr, flags: args.u64):
+        rt.vmm.map(vir_ptr, size, offset, handle, flags)
+
+    @acl_call("rt.unmap_mem")
+    def unmap_mem(self, rt, vir_ptr: args.ptr):
+        rt.vmm.unmap(vir_ptr)
+
+    # ----- sharing physical memory between processes --------------------------------------
+    @acl_call("rt.mem_export_to_shareable_handle")
+    def mem_export_to_shareable_handle(self, rt, handle: args.ptr, handle_type: args.i32,
+                                       flags: args.u64):
+        return rt.vmm.export(handle, handle_type, flags)
+
+    @acl_call("rt.mem_set_pid_to_shareable_handle")
+    def mem_set_pid_to_shareable_handle(self, rt, shareable_handle: args.u64, pid_list):
+        rt.vmm.set_pids(shareable_handle, _pids(pid_list))
+
+    @acl_call("rt.mem_import_from_shareable_handle")
+    def mem_import_from_shareable_handle(self, rt, shareable_handle: args.u64,
+                                         device_id: args.i32):
+        return rt.vmm.import_(shareable_handle, device_id)
+
+    @acl_call("rt.device_get_bare_tgid")
+    def device_get_bare_tgid(self, rt):
+        return PROCESS_ID
+
+    # ----- what a pointer is; host memory the device may use ----------------------------
+    @acl_call("rt.pointer_get_attributes")
+    def pointer_get_attributes(self, rt, ptr: args.ptr):
+        return host_memory.attributes(rt, ptr)
+
+    @acl_call("rt.host_register")
+    def host_register(self, rt, ptr: args.ptr, size: args.u64, type: args.i32):  # noqa: A002
+        return rt.host_registry.register(ptr, size, type)
+
+    @acl_call("rt.host_unregister")
+    def host_unregister(self, rt, ptr: args.ptr):
+        rt.host_registry.unregister(ptr)

@@ -1,0 +1,42 @@
+"""``acl.rt``'s virtual memory management, pointer attributes and host registration
+(hicann/runtime include/external/acl/acl_rt.h; pyACL's wrappers in
+python/pyACL/rt/rt_memory.cpp: an out-parameter comes back before ret).
+"""
+from acl_lab.spec.prototypes.row import Prototype as P
+
+#: what pyACL's pointer_get_attributes gives when the call fails: its zeroed struct
+_NO_ATTRIBUTES = {"location": {"id": 0, "type": 0}, "page_size": 0, "rsv": [0, 0, 0, 0]}
+
+ROWS = {
+    "rt.mem_get_allocation_granularity": P(
+        "aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, "
+        "aclrtMemGranularityOptions option, size_t *granularity)", "granularity, ret"),
+    "rt.reserve_mem_address": P("aclError aclrtReserveMemAddress(void **virPtr, size_t size, "
+                                "size_t alignment, void *expectPtr, uint64_t flags)",
+                                "vir_ptr, ret"),
+    "rt.release_mem_address": P("aclError aclrtReleaseMemAddress(void *virPtr)", "ret"),
+    "rt.malloc_physical": P("aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, "
+                            "size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags)",
+                            "handle, ret"),
+    "rt.free_physical": P("aclError aclrtFreePhysical(aclrtDrvMemHandle handle)", "ret"),
+    "rt.map_mem": P("aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, "
+                    "aclrtDrvMemHandle handle, uint64_t flags)", "ret"),
+    "rt.unmap_mem": P("aclError aclrtUnmapMem(void *virPtr)", "ret"),
+    "rt.mem_export_to_shareable_handle": P(
+        "aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, "
+        "aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle)",
+        "shareable_handle, ret"),
+    "rt.mem_import_from_shareable_handle": P(
+        "aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, "
+        "int32_t deviceId, aclrtDrvMemHandle *handle)", "handle, ret"),
+    "rt.mem_set_pid_to_shareable_handle": P(
+        "aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, "
+        "size_t pidNum)", "ret"),
+    "rt.device_get_bare_tgid": P("aclError aclrtDeviceGetBareTgid(int32_t *pid)", "pid, ret"),
+    "rt.pointer_get_attributes": P("aclError aclrtPointerGetAttributes(const void *ptr, "
+                                   "aclrtPtrAttributes *attributes)", "attributes, ret",
+                                   (_NO_ATTRIBUTES,)),
+    "rt.host_register": P("aclError aclrtHostRegister(void *ptr, uint64_t size, "
+                          "aclrtHostRegisterType type, void **devPtr)", "dev_ptr, ret"),
+    "rt.host_unregister": P("aclError aclrtHostUnregister(void *ptr)", "ret"),
+}
