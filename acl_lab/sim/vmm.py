@@ -18,12 +18,16 @@ the feature ACL_ERROR_RT_FEATURE_NOT_SUPPORT (spec/socs.py says which).
 Where the kit differs, on purpose: aclrtUnmapMem waits for queued work that uses the range
 (hardware does not: torch_npu synchronizes first, and forgetting to is a field bug that
 corrupts memory, which a sandbox must not do); one process plays both sides of sharing, as
-sim/ipc.py does; a copy must stay inside one mapping (two adjacent mappings are two blocks).
+sim/ipc.py does; an array view (ptr_to_numpy, an aclnn tensor) must lie inside one mapping,
+while copies and memset may span adjacent ones (a ``Run``).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from acl_lab import constants as C
 from acl_lab.i18n import _
+from acl_lab.spec.codes import acl_lab_check
 from acl_lab.sim.ipc import PROCESS_ID, Alias
 from acl_lab.sim.memory import Allocation
 from acl_lab.sim.simerror import SimError
@@ -72,10 +76,78 @@ class Mapped(Alias):
         return True          # unmapped explicitly (or at a device reset), never by itself
 
 
+class Run(Allocation):
+    """Mappings that follow each other in one reserved range, as one block of the address
+    map: a copy or memset may span them, as it does on hardware (torch_npu's tensors span
+    the chunks of an expandable segment)."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: list[Mapped]):
+        first = pieces[0]
+        super().__init__(first.ptr, pieces[-1].end - first.ptr, 0, "map_mem", "device",
+                         first.device, first.pool)
+        self.pieces = pieces
+
+    def alive(self) -> bool:
+        return True
+
+    def _parts(self, offset: int, n: int):
+        """(piece, offset in it, offset in the request, bytes) of [offset, offset+n)."""
+        at, end = self.ptr + offset, self.ptr + offset + max(n, 0)
+        for p in self.pieces:
+            lo, hi = max(at, p.ptr), min(end, p.end)
+            if lo < hi or (n == 0 and p.ptr <= at < p.end):
+                yield p, lo - p.ptr, lo - at, hi - lo
+
+    def _one(self, offset: int, n: int, call: str):
+        parts = list(self._parts(offset, n))
+        if len(parts) == 1:
+            return parts[0][0], parts[0][1]
+        raise SimError(C.ACL_ERROR_RT_PARAM_INVALID, acl_lab_check(_(
+            "{call}: [0x{at:x}, +{n}) spans {count} mappings; the simulator gives one array "
+            "view of one mapping at a time (copies and memset may span them). Use a view "
+            "inside one mapping, or copy the bytes out with acl.rt.memcpy.").format(
+                call=call or "acl_lab", at=self.ptr + offset, n=n, count=len(parts))))
+
+    def view(self, offset, n, call=""):
+        piece, at = self._one(offset, n, call)
+        return piece.view(at, n, call)
+
+    def window(self, offset, n, call=""):
+        piece, at = self._one(offset, n, call)
+        return piece.window(at, n, call)
+
+    def write(self, offset, n, writer, call=""):
+        parts = list(self._parts(offset, n))
+        if len(parts) == 1:
+            parts[0][0].write(parts[0][1], n, writer, call)
+            return
+        data = np.empty(n, np.uint8)
+        writer(data)
+        for piece, at, start, k in parts:
+            piece.write(at, k, lambda out, s=start, k=k: np.copyto(out, data[s:s + k]), call)
+
+    def read_into(self, offset, n, out):
+        for piece, at, start, k in self._parts(offset, n):
+            piece.read_into(at, k, out[start:start + k])
+
+    def read_scratch(self, offset, n):
+        return sum(piece.read_scratch(at, k) for piece, at, _s, k in self._parts(offset, n))
+
+    def touch_edges(self, offset, n, call=""):
+        for piece, at, _s, k in self._parts(offset, n):
+            piece.touch_edges(at, k, call)
+
+    def fresh_bytes(self, offset, n):
+        return sum(piece.fresh_bytes(at, k) for piece, at, _s, k in self._parts(offset, n))
+
+
 class Reservation:
     def __init__(self, va: int, size: int):
         self.va, self.size = va, size
         self.mappings: dict[int, Mapped] = {}
+        self.runs: list[Run] = []          # the blocks of the address map it holds
 
     @property
     def end(self) -> int:
@@ -333,10 +405,26 @@ class VirtualMemory:
         self.supported(call)
         h = self.handle(call, number)
         self._check_map(call, va, size, offset, h)
-        m = Mapped(va, h)
-        self.rt.memory.map.add(m)
-        self.reservation_of(va).mappings[va] = m
+        m, r = Mapped(va, h), self.reservation_of(va)
+        r.mappings[va] = m
         h.physical.mappings.append(m)
+        self._rejoin(r, _("remapped"))
+
+    def _rejoin(self, r: Reservation, why: str) -> None:
+        """The address map's blocks of ``r``: one Run per stretch of adjacent mappings."""
+        memory_map = self.rt.memory.map
+        for run in r.runs:
+            memory_map.drop(run, why)
+        r.runs, pieces = [], []
+        for m in sorted(r.mappings.values(), key=lambda m: m.ptr):
+            if pieces and pieces[-1].end != m.ptr:
+                r.runs.append(Run(pieces))
+                pieces = []
+            pieces.append(m)
+        if pieces:
+            r.runs.append(Run(pieces))
+        for run in r.runs:
+            memory_map.add(run)
 
     def _check_map(self, call: str, va: int, size: int, offset: int, h: Handle) -> None:
         physical, r = h.physical, self.reservation_of(va)
@@ -386,14 +474,16 @@ class VirtualMemory:
         if m is None:
             raise _invalid(_("{call}: nothing is mapped at 0x{va:x}. Pass the address you "
                              "gave acl.rt.map_mem.").format(call=call, va=va))
-        if self.rt.sched.queued:
-            self.rt._finish_work_on(m)    # see the module's docstring
+        if self.rt.sched.queued:       # see the module's docstring
+            for run in r.runs:
+                if run.ptr <= va < run.end:
+                    self.rt._finish_work_on(run)
         self._drop(m, r, _("unmapped by {call}; its range is still reserved, with no "
                            "physical memory behind it").format(call=call))
 
     def _drop(self, m: Mapped, r: Reservation, why: str) -> None:
-        self.rt.memory.map.drop(m, why)
         del r.mappings[m.ptr]
+        self._rejoin(r, why)
         physical = m.handle.physical
         physical.mappings.remove(m)
         self._maybe_release(physical)
