@@ -326,7 +326,8 @@ class VirtualMemory:
         """Whole granules of a pool of the page kind the attribute takes (HBM first)."""
         memory = self.rt.memory
         taken = -(-size // p.granularity) * p.granularity
-        pools = [pool for kind in self.rt.profile.kinds for pool in memory.device_pools[device]
+        kind = "HBM" if "HBM" in self.rt.profile.kinds else "DDR"   # DDR-only chips: DDR
+        pools = [pool for pool in memory.device_pools[device]
                  if pool.spec.kind == kind and pool.spec.page == p.page and pool.spec.p2p == p.p2p]
         if not pools:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT, _(
@@ -462,7 +463,7 @@ class VirtualMemory:
                             start=r.va, kind=_("imported") if other.handle.imported
                             else _("this process's"))
         if why:
-            raise _invalid(f"{call}: {why}")
+            raise _invalid(_("{call}: {why}").format(call=call, why=why))
 
     def unmap(self, va: int) -> None:
         call = "aclrtUnmapMem"
