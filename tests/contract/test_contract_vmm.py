@@ -1,4 +1,5 @@
-"""Virtual memory management, pointer attributes and host registration (issue 32, chapter 10).
+"""Virtual memory management, pointer attributes and host registration (issue 32, chapter 10;
+docs/rules.md rule 29, rule 30, rule 31).
 
 Compared: return codes (each rule's), the bytes a mapped address shows (one handle mapped
 twice shows the same bytes), the direction get_mem_info moves (physical memory only), and

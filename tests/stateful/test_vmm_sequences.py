@@ -1,5 +1,5 @@
 """Random sequences of virtual-memory calls mixed with malloc / free and copies, against a small
-model of the rules (sim/vmm.py, hicann/runtime 11-04): a map succeeds only on a free,
+model of the rules (docs/rules.md rule 29 and rule 30; sim/vmm.py, hicann/runtime 11-04): a map succeeds only on a free,
 granule-aligned slot of a reserved range with a live handle; free_physical of a mapped handle
 is deferred until its last unmap; a range with mappings cannot be released; bytes written
 through one mapping are read through every mapping of the same physical memory; the books
