@@ -125,7 +125,16 @@ def take_apart(acl, va: int, handle: int):
     if va in ranges:
         raise NotYet(_("the range at {name} is still reserved: acl.rt.release_mem_address("
                        "{name}) gives the addresses back.").format(name=name))
-    refused = [c.name for c in calls_since_start() if c.ret not in (0, None)
+    calls = calls_since_start()
+    done = {(c.name, c.args[:1]) for c in calls if c.ret == 0}
+    for call, arg, words in (("rt.unmap_mem", va, "acl.rt.unmap_mem({name})"),
+                             ("rt.free_physical", handle, "acl.rt.free_physical(handle)"),
+                             ("rt.release_mem_address", va,
+                              "acl.rt.release_mem_address({name})")):
+        if (call, (arg,)) not in done:
+            raise NotYet(_("your calls have not given everything back yet: {call} is "
+                           "missing.").format(call=words.format(name=name)))
+    refused = [c.name for c in calls if c.ret not in (0, None)
                and c.name in ("rt.unmap_mem", "rt.free_physical", "rt.release_mem_address")]
     if refused:
         return _("all three given back; on the way {count} call(s) were refused ({calls}): "
