@@ -178,6 +178,10 @@ ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION = 0x1
 ACL_HOST_REGISTER_MAPPED = 0                 # aclrtHostRegisterType
 ACL_HOST_REGISTER_IOMEMORY = 0x04
 ACL_HOST_REGISTER_READONLY = 0x08
+ACL_HOST_REG_MAPPED = 0x2                    # aclrtHostRegisterV2's flags (acl_rt.h)
+ACL_HOST_REG_IOMEMORY = 0x4
+ACL_HOST_REG_READONLY = 0x8
+ACL_HOST_REG_PINNED = 0x10000000
 
 # --- single operators (hicann/ge inc/external/acl/acl_op.h; acl_dump.h) ---
 ACL_ENGINE_SYS = 0

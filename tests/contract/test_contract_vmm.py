@@ -290,3 +290,24 @@ def test_a_device_reset_releases_and_reports_what_was_left(vmm):
     assert acl.rt.get_mem_info(C.ACL_HBM_MEM)[0] == free0
     assert acl_lab.snapshot()["virtual_memory"]["physical"] == []
     assert acl.rt.release_mem_address(va) == 0
+
+
+def test_host_register_v2_pins_and_maps_by_flag(acl, refused):
+    array = np.arange(32, dtype=np.uint8)
+    ptr = acl.util.numpy_to_ptr(array)
+    for flag in (0, 1, C.ACL_HOST_REG_PINNED | 0x100):
+        refused(acl.rt.host_register_v2(ptr, 32, flag), C.ACL_ERROR_RT_PARAM_INVALID)
+    refused(acl.rt.host_register_v2(0, 32, C.ACL_HOST_REG_PINNED), C.ACL_ERROR_INVALID_PARAM)
+    assert acl.rt.host_register_v2(ptr, 32, C.ACL_HOST_REG_PINNED) == 0        # pinned only
+    refused(acl.rt.host_get_device_pointer(ptr, 0)[1], C.ACL_ERROR_RT_PARAM_INVALID)
+    refused(acl.rt.host_register_v2(ptr, 32, C.ACL_HOST_REG_MAPPED),
+            C.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
+    assert acl.rt.host_unregister(ptr) == 0
+    assert acl.rt.host_register_v2(ptr, 32, C.ACL_HOST_REG_MAPPED | C.ACL_HOST_REG_PINNED) == 0
+    dev_ptr, ret = acl.rt.host_get_device_pointer(ptr, 0)
+    assert ret == 0 and dev_ptr
+    refused(acl.rt.host_get_device_pointer(ptr, 1)[1], C.ACL_ERROR_INVALID_PARAM)
+    dev, _ = acl.rt.malloc(32, 0)
+    assert acl.rt.memcpy(dev, 32, dev_ptr, 32, C.ACL_MEMCPY_DEVICE_TO_DEVICE) == 0
+    assert (_from_device(acl, dev, 32) == array).all()
+    assert acl.rt.host_unregister(ptr) == 0 and acl.rt.free(dev) == 0

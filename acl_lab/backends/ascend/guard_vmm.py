@@ -17,6 +17,7 @@ class VmmWatch:
     def hooks(self) -> dict[str, tuple]:
         return {"map_mem": (None, self._note_map), "unmap_mem": (None, self._note_unmap),
                 "host_register": (None, self._note_register),
+                "host_get_device_pointer": (None, self._note_device_pointer),
                 "host_unregister": (None, self._note_unregister)}
 
     def _add(self, ptr: int, size: int, api: str) -> None:
@@ -41,6 +42,16 @@ class VmmWatch:
         if ret == C.ACL_SUCCESS and dev_ptr:
             self._add(dev_ptr, size, "host_register")
             self.registered[ptr] = dev_ptr
+
+    def _note_device_pointer(self, result, p_host, *_rest):
+        """aclrtHostRegisterV2 gives no address; aclrtHostGetDevicePointer does: the host
+        buffer's size, as the guard registered it, is the device address's."""
+        dev_ptr, ret = result
+        host = self.guard.registry.entries.get(p_host)
+        if ret == C.ACL_SUCCESS and dev_ptr and host is not None \
+                and dev_ptr not in self.guard.registry.entries:
+            self._add(dev_ptr, host.size, "host_register")
+            self.registered[p_host] = dev_ptr
 
     def _note_unregister(self, ret, ptr):
         if ret == C.ACL_SUCCESS and ptr in self.registered:

@@ -72,3 +72,11 @@ class RtMemory:
     @acl_call("rt.host_unregister")
     def host_unregister(self, rt, ptr: args.ptr):
         rt.host_registry.unregister(ptr)
+
+    @acl_call("rt.host_register_v2")
+    def host_register_v2(self, rt, ptr: args.ptr, size: args.u64, flag: args.u32):
+        rt.host_registry.register_v2(ptr, size, flag)
+
+    @acl_call("rt.host_get_device_pointer")
+    def host_get_device_pointer(self, rt, p_host: args.ptr, flag: args.u32):
+        return rt.host_registry.device_pointer(p_host, flag)

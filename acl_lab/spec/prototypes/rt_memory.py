@@ -39,4 +39,8 @@ ROWS = {
     "rt.host_register": P("aclError aclrtHostRegister(void *ptr, uint64_t size, "
                           "aclrtHostRegisterType type, void **devPtr)", "dev_ptr, ret"),
     "rt.host_unregister": P("aclError aclrtHostUnregister(void *ptr)", "ret"),
+    "rt.host_register_v2": P("aclError aclrtHostRegisterV2(void *ptr, uint64_t size, "
+                             "uint32_t flag)", "ret"),
+    "rt.host_get_device_pointer": P("aclError aclrtHostGetDevicePointer(void *pHost, "
+                                    "void **pDevice, uint32_t flag)", "p_device, ret"),
 }
