@@ -24,6 +24,7 @@ from acl_lab.sim.kernel_args import KernelArgs
 from acl_lab.sim.allocators import Allocators
 from acl_lab.sim.ipc import IpcMemory
 from acl_lab.sim.vmm import VirtualMemory
+from acl_lab.sim.mem_pools import MemPools
 from acl_lab.sim.host_memory import HostRegistry
 from acl_lab.spec.snapshot_schema import Snapshot
 from acl_lab.sim.memory import FREED_BY_CALL, Allocation, Memory
@@ -93,6 +94,7 @@ class Process:
         self.kernels, self.kernel_args = Kernels(self), KernelArgs(self)  # kernel binaries
         self.allocators, self.ipc = Allocators(self), IpcMemory(self)  # descs, IPC keys
         self.vmm, self.host_registry = VirtualMemory(self), HostRegistry(self)  # chapter 10
+        self.mem_pools = MemPools(self)       # stream-ordered pools (aclrtMemPool*)
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -256,6 +258,7 @@ class Process:
                               streams=", ".join(hex(s) for s in explicit[:5])))
         self.vmm.forget(dev.id, call)              # mappings first: they are not leaks
         self.host_registry.forget(dev.id)
+        self.mem_pools.forget(dev.id)
         leaked = [a for a in self.memory.live(device=dev.id) if not a.api.startswith("model_")]
         if leaked:
             blocks = ", ".join(a.describe() for a in leaked[:5]) + (" ..." if len(leaked) > 5

@@ -69,6 +69,9 @@ ALLOCATORS = {
     "map_mem": AllocatorRule("aclrtMapMem", lambda size: 0, RUNTIME_ALIGN, "device", "unmap_mem"),
     "host_register": AllocatorRule("aclrtHostRegister", lambda size: 0, RUNTIME_ALIGN, "device",
                                    "host_unregister"),
+    # a block of a stream-ordered pool (sim/mem_pools.py): back to its pool in stream order
+    "mem_pool": AllocatorRule("aclrtMemPoolMallocAsync", align32_footprint, RUNTIME_ALIGN,
+                              "device", "mem_pool_free_async"),
     "model_work": AllocatorRule("aclmdlLoadFromFile (model work memory)", malloc_footprint,
                                 RUNTIME_ALIGN, "device", "unload"),
     "model_weight": AllocatorRule("aclmdlLoadFromFile (model weight memory)", malloc_footprint,
@@ -107,7 +110,8 @@ FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed
 _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
             "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
             "unload": "aclmdlUnload", "ipc_mem_close": "aclrtIpcMemClose",
-            "unmap_mem": "aclrtUnmapMem", "host_unregister": "aclrtHostUnregister"}
+            "unmap_mem": "aclrtUnmapMem", "host_unregister": "aclrtHostUnregister",
+            "mem_pool_free_async": "aclrtMemPoolFreeAsync"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
 
 

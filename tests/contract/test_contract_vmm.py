@@ -1,5 +1,5 @@
 """Virtual memory management, pointer attributes and host registration (issue 32, chapter 10;
-docs/rules.md rule 29, rule 30, rule 31).
+docs/rules.md rule 29, rule 30, rule 31, rule 32).
 
 Compared: return codes (each rule's), the bytes a mapped address shows (one handle mapped
 twice shows the same bytes), the direction get_mem_info moves (physical memory only), and
@@ -311,3 +311,43 @@ def test_host_register_v2_pins_and_maps_by_flag(acl, refused):
     assert acl.rt.memcpy(dev, 32, dev_ptr, 32, C.ACL_MEMCPY_DEVICE_TO_DEVICE) == 0
     assert (_from_device(acl, dev, 32) == array).all()
     assert acl.rt.host_unregister(ptr) == 0 and acl.rt.free(dev) == 0
+
+
+POOL_PROPS = {"allocType": 0, "handleType": 0, "location": {"id": 0, "type": 1},
+              "maxSize": 16 * MiB}
+
+
+def test_stream_ordered_pools_reuse_in_stream_order_and_release_at_the_threshold(acl, refused):
+    """aclrtMemPool* (acl_rt_memory_soma.h; Atlas A2 only, experimental: docs 11-10)."""
+    if not socs.soc_of(acl.get_soc_name()).stream_ordered_pools:
+        refused(acl.rt.mem_pool_create(POOL_PROPS)[1], C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        return
+    stream, _ = acl.rt.create_stream()
+    pool, ret = acl.rt.mem_pool_create(POOL_PROPS)
+    assert ret == 0 and pool
+    refused(acl.rt.mem_pool_create(dict(POOL_PROPS, maxSize=0))[1], C.ACL_ERROR_INVALID_PARAM)
+    free0 = acl.rt.get_mem_info(C.ACL_HBM_MEM)[0]
+    block, ret = acl.rt.mem_pool_malloc_async(MiB, pool, stream)
+    assert ret == 0 and acl.rt.get_mem_info(C.ACL_HBM_MEM)[0] < free0
+    assert acl.rt.memset_async(block, MiB, 3, MiB, stream) == 0
+    assert acl.rt.mem_pool_set_attr(pool, C.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 8 * MiB) == 0
+    assert acl.rt.mem_pool_free_async(block, stream) == 0
+    refused(acl.rt.mem_pool_free_async(block, stream), C.ACL_ERROR_RT_PARAM_INVALID)  # twice
+    assert acl.rt.synchronize_stream(stream) == 0
+    reserved, ret = acl.rt.mem_pool_get_attr(pool, C.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT)
+    assert ret == 0 and reserved > 0                      # under the threshold: kept
+    assert acl.rt.mem_pool_get_attr(pool, C.ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT) == (0, 0)
+    again, _ = acl.rt.mem_pool_malloc_async(MiB // 2, pool, stream)
+    assert again == block                                 # the idle block, reused
+    refused(acl.rt.mem_pool_malloc_async(32 * MiB, pool, stream)[1],
+            C.ACL_ERROR_RT_MEMORY_ALLOCATION)             # beyond maxSize
+    refused(acl.rt.mem_pool_destroy(pool), C.ACL_ERROR_RT_PARAM_INVALID)   # a block in use
+    refused(acl.rt.free(again), C.ACL_ERROR_RT_PARAM_INVALID)     # mem_pool_free_async's
+    assert acl.rt.mem_pool_free_async(again, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.mem_pool_trim_to(pool, 0) == 0
+    assert acl.rt.mem_pool_get_attr(pool, C.ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT) == (0, 0)
+    assert acl.rt.get_mem_info(C.ACL_HBM_MEM)[0] == free0
+    assert acl.rt.mem_pool_destroy(pool) == 0
+    refused(acl.rt.mem_pool_destroy(pool), C.ACL_ERROR_RT_PARAM_INVALID)
+    assert acl.rt.destroy_stream(stream) == 0

@@ -1,7 +1,7 @@
 """What the guard records of chapter 10's calls on real hardware, so memory they make
 addressable passes its pointer checks like aclrtMalloc's: a range aclrtMapMem mapped (until
-aclrtUnmapMem) and the device address aclrtHostRegister gave host memory (until
-aclrtHostUnregister). A reserved range holds no memory: the guard refuses copies into it
+aclrtUnmapMem), the device address aclrtHostRegister gave host memory (until
+aclrtHostUnregister) and a block of a stream-ordered pool (until aclrtMemPoolFreeAsync). A reserved range holds no memory: the guard refuses copies into it
 until it is mapped, as the runtime does (sim/vmm.py)."""
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ class VmmWatch:
         return {"map_mem": (None, self._note_map), "unmap_mem": (None, self._note_unmap),
                 "host_register": (None, self._note_register),
                 "host_get_device_pointer": (None, self._note_device_pointer),
+                "mem_pool_malloc_async": (None, self._note_pool_block),
+                "mem_pool_free_async": (None, self._note_pool_free),
                 "host_unregister": (None, self._note_unregister)}
 
     def _add(self, ptr: int, size: int, api: str) -> None:
@@ -52,6 +54,15 @@ class VmmWatch:
                 and dev_ptr not in self.guard.registry.entries:
             self._add(dev_ptr, host.size, "host_register")
             self.registered[p_host] = dev_ptr
+
+    def _note_pool_block(self, result, size, *_rest):
+        ptr, ret = result
+        if ret == C.ACL_SUCCESS and ptr:
+            self._add(ptr, size, "mem_pool")
+
+    def _note_pool_free(self, ret, ptr, *_rest):
+        if ret == C.ACL_SUCCESS:
+            self._drop(ptr, _("given back by {call}").format(call="aclrtMemPoolFreeAsync"))
 
     def _note_unregister(self, ret, ptr):
         if ret == C.ACL_SUCCESS and ptr in self.registered:

@@ -80,3 +80,32 @@ class RtMemory:
     @acl_call("rt.host_get_device_pointer")
     def host_get_device_pointer(self, rt, p_host: args.ptr, flag: args.u32):
         return rt.host_registry.device_pointer(p_host, flag)
+
+    # ----- stream-ordered memory pools (not in pyACL: acl_rt_memory_soma.h) ---------------
+    @acl_call("rt.mem_pool_create")
+    def mem_pool_create(self, rt, pool_props):
+        return rt.mem_pools.create(pool_props)
+
+    @acl_call("rt.mem_pool_destroy")
+    def mem_pool_destroy(self, rt, mem_pool: args.ptr):
+        rt.mem_pools.destroy(mem_pool)
+
+    @acl_call("rt.mem_pool_set_attr")
+    def mem_pool_set_attr(self, rt, mem_pool: args.ptr, attr: args.i32, value: args.u64):
+        rt.mem_pools.set_attr(mem_pool, attr, value)
+
+    @acl_call("rt.mem_pool_get_attr")
+    def mem_pool_get_attr(self, rt, mem_pool: args.ptr, attr: args.i32):
+        return rt.mem_pools.get_attr(mem_pool, attr)
+
+    @acl_call("rt.mem_pool_malloc_async")
+    def mem_pool_malloc_async(self, rt, size: args.size, mem_pool: args.ptr, stream: args.ptr):
+        return rt.mem_pools.malloc_async(size, mem_pool, stream)
+
+    @acl_call("rt.mem_pool_free_async")
+    def mem_pool_free_async(self, rt, ptr: args.ptr, stream: args.ptr):
+        rt.mem_pools.free_async(ptr, stream)
+
+    @acl_call("rt.mem_pool_trim_to")
+    def mem_pool_trim_to(self, rt, mem_pool: args.ptr, min_bytes_to_keep: args.size):
+        rt.mem_pools.trim_to(mem_pool, min_bytes_to_keep)

@@ -43,4 +43,18 @@ ROWS = {
                              "uint32_t flag)", "ret"),
     "rt.host_get_device_pointer": P("aclError aclrtHostGetDevicePointer(void *pHost, "
                                     "void **pDevice, uint32_t flag)", "p_device, ret"),
+    # stream-ordered pools (acl_rt_memory_soma.h): not in pyACL, the kit's convention
+    "rt.mem_pool_create": P("aclError aclrtMemPoolCreate(aclrtMemPool *memPool, "
+                            "const aclrtMemPoolProps *poolProps)", "mem_pool, ret"),
+    "rt.mem_pool_destroy": P("aclError aclrtMemPoolDestroy(const aclrtMemPool memPool)", "ret"),
+    "rt.mem_pool_set_attr": P("aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, "
+                              "aclrtMemPoolAttr attr, void *value)", "ret"),
+    "rt.mem_pool_get_attr": P("aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, "
+                              "aclrtMemPoolAttr attr, void *value)", "value, ret"),
+    "rt.mem_pool_malloc_async": P("aclError aclrtMemPoolMallocAsync(void **ptr, size_t size, "
+                                  "aclrtMemPool memPool, aclrtStream stream)", "ptr, ret"),
+    "rt.mem_pool_free_async": P("aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)",
+                                "ret"),
+    "rt.mem_pool_trim_to": P("aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, "
+                             "size_t minBytesToKeep)", "ret"),
 }
