@@ -34,6 +34,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     vmm.py          virtual memory: reserved ranges, physical handles, mappings, sharing
     host_memory.py  pointer attributes; host memory registered for the device
     mem_pools.py    stream-ordered memory pools: blocks taken and given back in stream order
+    batch_copy.py   aclrtMemcpyBatch: many copies, one direction, failIndex
     blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a

@@ -38,6 +38,8 @@ Sources of the columns (hicann/runtime unless a page is named):
   support them). The Ascend 310 is not listed: the kit refuses there.
 - stream_ordered_pools: include/external/acl/acl_rt_memory_soma.h and
   hicann/runtime docs/zh/api_ref/11-10 (aclrtMemPoolCreate 产品支持情况): Atlas A2 only, experimental.
+- memcpy_batch: hicann/runtime docs/zh/api_ref/11-03_memory_copy_and_set.md, aclrtMemcpyBatch
+  产品支持情况: Ascend 950, Atlas A3 and Atlas A2.
 """
 from __future__ import annotations
 
@@ -69,21 +71,22 @@ class Soc:
     virtual_memory: bool = True    # aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem
     virtual_memory_rc: bool = True  # the same in the ACL_DEVICE run mode (Ascend RC form)
     stream_ordered_pools: bool = False  # aclrtMemPoolCreate / MallocAsync (experimental)
+    memcpy_batch: bool = False     # aclrtMemcpyBatch
 
 
 SOCS: tuple[Soc, ...] = (
     Soc("950", "Ascend 950PR/Ascend 950DT", ("Ascend950",), "950", capture=True,
         huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=0,
         memcpy2d_async_d2d=True, jpegd_width_align=None, jpegd_height_align=None,
-        dvpp_generation=None),
+        dvpp_generation=None, memcpy_batch=True),
     Soc("A3", "Atlas A3 训练系列产品/Atlas A3 推理系列产品", ("Ascend910_93",), "910_B_93",
         capture=True, huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=True, jpegd_width_align=None, jpegd_height_align=None,
-        dvpp_generation="v200"),
+        dvpp_generation="v200", memcpy_batch=True),
     Soc("910b", "Atlas A2 训练系列产品/Atlas A2 推理系列产品", ("Ascend910B",), "910_B_93",
         capture=True, huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=True, jpegd_width_align=64, jpegd_height_align=16,
-        dvpp_generation="v200", stream_ordered_pools=True),
+        dvpp_generation="v200", stream_ordered_pools=True, memcpy_batch=True),
     Soc("910", "Atlas 训练系列产品", ("Ascend910",), "cloud", capture=False,
         huge1g_pages=False, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=False, jpegd_width_align=128, jpegd_height_align=16,
@@ -125,6 +128,7 @@ RULES = {
     "virtual_memory_rc": N_("virtual memory in the ACL_DEVICE run mode (Ascend RC form)"),
     "stream_ordered_pools": N_("stream-ordered memory pools (aclrtMemPoolCreate; "
                                "experimental)"),
+    "memcpy_batch": N_("batch copies (aclrtMemcpyBatch)"),
 }
 assert set(RULES) == {f.name for f in fields(Soc)} - {"key", "product", "prefixes", "config"}
 

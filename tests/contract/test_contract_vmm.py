@@ -1,5 +1,5 @@
 """Virtual memory management, pointer attributes and host registration (issue 32, chapter 10;
-docs/rules.md rule 29, rule 30, rule 31, rule 32).
+docs/rules.md rule 29, rule 30, rule 31, rule 32, rule 33).
 
 Compared: return codes (each rule's), the bytes a mapped address shows (one handle mapped
 twice shows the same bytes), the direction get_mem_info moves (physical memory only), and
@@ -351,3 +351,38 @@ def test_stream_ordered_pools_reuse_in_stream_order_and_release_at_the_threshold
     assert acl.rt.mem_pool_destroy(pool) == 0
     refused(acl.rt.mem_pool_destroy(pool), C.ACL_ERROR_RT_PARAM_INVALID)
     assert acl.rt.destroy_stream(stream) == 0
+
+
+H2D_ATTR = {"dstLoc": {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE},
+            "srcLoc": {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_HOST}}
+SIZE_MAX = (1 << 64) - 1
+
+
+def test_a_batch_copy_goes_one_way_and_names_the_copy_to_blame(acl, refused, run_mode):
+    """aclrtMemcpyBatch (docs 11-03; MemcpyBatchImpl, ApiErrorDecorator::MemcpyBatch)."""
+    a, b = np.arange(64, dtype=np.uint8), np.full(64, 9, np.uint8)
+    pa, pb = acl.util.numpy_to_ptr(a), acl.util.numpy_to_ptr(b)
+    d1, _ = acl.rt.malloc(64, 0)
+    d2, _ = acl.rt.malloc(64, 0)
+    if not socs.soc_of(acl.get_soc_name()).memcpy_batch:
+        fail, ret = acl.rt.memcpy_batch([d1], [64], [pa], [64], [H2D_ATTR], [0])
+        refused(ret, C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+        return
+    assert acl.rt.memcpy_batch([d1, d2], [64, 64], [pa, pb], [64, 64], [H2D_ATTR], [0]) == \
+        (SIZE_MAX, 0)
+    assert (_from_device(acl, d1, 64) == a).all() and (_from_device(acl, d2, 64) == 9).all()
+    assert acl.rt.memcpy_batch([d1], [64], [pa], [0], [H2D_ATTR], [0]) == (SIZE_MAX, 0)
+    fail, ret = acl.rt.memcpy_batch([d1, pb], [64, 64], [pa, d2], [64, 64], [H2D_ATTR], [0])
+    refused(ret, C.ACL_ERROR_RT_PARAM_INVALID)
+    assert fail == 1                                    # the copy going the other way
+    for args, code in [
+            (([d1], [32], [pa], [64], [H2D_ATTR], [0]), C.ACL_ERROR_INVALID_PARAM),
+            (([d1, d2], [64, 64], [pa, pb], [64, 64], [H2D_ATTR], [1]),
+             C.ACL_ERROR_RT_PARAM_INVALID),
+            (([d1], [64], [pa], [64], [], []), C.ACL_ERROR_RT_PARAM_INVALID),
+            (([d1], [64], [pa], [64], [dict(H2D_ATTR, rsv=[1])], [0]),
+             C.ACL_ERROR_INVALID_PARAM)]:
+        fail, ret = acl.rt.memcpy_batch(*args)
+        refused(ret, code)
+        assert fail == SIZE_MAX
+    assert acl.rt.free(d1) == 0 and acl.rt.free(d2) == 0

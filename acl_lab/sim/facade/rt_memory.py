@@ -1,6 +1,6 @@
 """``acl.rt``'s virtual memory management (sim/vmm.py), pointer attributes and host
 registration (sim/host_memory.py), in pyACL's shape (python/pyACL/rt/rt_memory.cpp)."""
-from acl_lab.sim import host_memory
+from acl_lab.sim import batch_copy, host_memory
 from acl_lab.sim.facade._call import acl_call
 from acl_lab.sim.facade.rt_memory_extras import _pids
 from acl_lab.sim.ipc import PROCESS_ID
@@ -109,3 +109,9 @@ class RtMemory:
     @acl_call("rt.mem_pool_trim_to")
     def mem_pool_trim_to(self, rt, mem_pool: args.ptr, min_bytes_to_keep: args.size):
         rt.mem_pools.trim_to(mem_pool, min_bytes_to_keep)
+
+    # ----- many copies in one call (not in pyACL) -----------------------------------------
+    @acl_call("rt.memcpy_batch")
+    def memcpy_batch(self, rt, dsts: args.handles, dest_maxs: args.handles,
+                     srcs: args.handles, sizes: args.handles, attrs, attrs_indexes: args.handles):
+        return batch_copy.memcpy_batch(rt, dsts, dest_maxs, srcs, sizes, attrs, attrs_indexes)

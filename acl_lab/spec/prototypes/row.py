@@ -51,13 +51,15 @@ class Prototype(NamedTuple):
         return [p.split("*")[-1].split()[-1] for p in inside.split(",")
                 if p.strip() and p.strip() != "void"]
 
-    def failed(self, code: int, message: str = ""):
-        """What the call gives when it fails with ``code``."""
+    def failed(self, code: int, message: str = "", values: tuple | None = None):
+        """What the call gives when it fails with ``code`` (``values``: the refusal's own,
+        where C writes an out-parameter on failure too: aclrtMemcpyBatch's failIndex)."""
         if self.fails == RAISES:
             raise AclLabError(code, message or None) from None
         if not self.names:
             return None
-        values = self.fails if self.fails is not None else (0,) * self.values
+        values = values if values is not None else self.fails if self.fails is not None \
+            else (0,) * self.values
         values = tuple(copy.deepcopy(v) if isinstance(v, dict) else v for v in values)  # fresh
         if not self.has_code:
             return values[0]

@@ -55,6 +55,11 @@ ROWS = {
                                   "aclrtMemPool memPool, aclrtStream stream)", "ptr, ret"),
     "rt.mem_pool_free_async": P("aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)",
                                 "ret"),
+    # many copies in one call: failIndex names the copy to blame (SIZE_MAX when none is)
+    "rt.memcpy_batch": P("aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, "
+                         "size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, "
+                         "size_t *attrsIndexes, size_t numAttrs, size_t *failIndex)",
+                         "fail_index, ret", ((1 << 64) - 1,)),
     "rt.mem_pool_trim_to": P("aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, "
                              "size_t minBytesToKeep)", "ret"),
 }
