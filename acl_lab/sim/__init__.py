@@ -35,6 +35,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     host_memory.py  pointer attributes; host memory registered for the device
     mem_pools.py    stream-ordered memory pools: blocks taken and given back in stream order
     batch_copy.py   aclrtMemcpyBatch: many copies, one direction, failIndex
+    host_funcs.py   aclrtLaunchHostFunc: a host function as a task of a stream
     blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     profiles.py     device profiles: memory kinds and sizes, rates, run mode
     simerror.py     SimError: a refusal, raised before any state changes; TaskFailed: a

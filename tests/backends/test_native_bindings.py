@@ -264,3 +264,16 @@ def test_chapter_10s_unbound_memory_calls_reach_c_at_their_width_and_values(nati
     assert batch["attrsIndexes"] == ([0], 8) and batch["numAttrs"] == (1, 8)
     by_hand = {"aclrtMemPoolCreate", "aclrtMemPoolSetAttr", "aclrtMemcpyBatch"}  # checked above
     assert _widths_match([c for c in calls(log) if c.name not in by_hand]) == []
+
+
+def test_a_host_function_reaches_c_as_a_function_pointer_and_runs(native, log):
+    """aclrtLaunchHostFunc (not in pyACL): the Python function goes to C as a pointer-wide
+    function pointer, its argument as a token; the double calls it, and it runs once."""
+    seen = []
+    assert native.rt.launch_host_func(BIG, seen.append, {"step": 3}) == 0
+    assert seen == [{"step": 3}] and native.bound.host_funcs == {}
+    call, = calls(log, "aclrtLaunchHostFunc")
+    assert call["stream"] == (BIG, 8) and call["fn"][0] > 0 and call["fn"][1] == 8
+    assert call["args"] == (1, 8)
+    with pytest.raises(TypeError):
+        native.rt.launch_host_func(BIG, 5, None)

@@ -1,5 +1,5 @@
 """Virtual memory management, pointer attributes and host registration (issue 32, chapter 10;
-docs/rules.md rule 29, rule 30, rule 31, rule 32, rule 33).
+docs/rules.md rule 29, rule 30, rule 31, rule 32, rule 33, rule 34).
 
 Compared: return codes (each rule's), the bytes a mapped address shows (one handle mapped
 twice shows the same bytes), the direction get_mem_info moves (physical memory only), and
@@ -386,3 +386,24 @@ def test_a_batch_copy_goes_one_way_and_names_the_copy_to_blame(acl, refused, run
         refused(ret, code)
         assert fail == SIZE_MAX
     assert acl.rt.free(d1) == 0 and acl.rt.free(d2) == 0
+
+
+def test_a_host_function_runs_in_stream_order(acl, refused):
+    """aclrtLaunchHostFunc (not in pyACL): the function runs when the stream reaches it, after
+    the work queued before it; a stream a thread subscribed is refused (107011)."""
+    stream, _ = acl.rt.create_stream()
+    dev, _ = acl.rt.malloc(64, 0)
+    seen = []
+    assert acl.rt.memset_async(dev, 64, 5, 64, stream) == 0
+    assert acl.rt.launch_host_func(stream, lambda arg: seen.append(
+        (arg, int(_from_device(acl, dev, 1)[0]))), "after the memset") == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert seen == [("after the memset", 5)]
+    other, _ = acl.rt.create_stream()
+    import threading
+    assert acl.rt.subscribe_report(threading.get_ident(), other) == 0
+    refused(acl.rt.launch_host_func(other, seen.append, None), C.ACL_ERROR_RT_STREAM_SUBSCRIBE)
+    assert acl.rt.unsubscribe_report(threading.get_ident(), other) == 0
+    for s in (stream, other):
+        assert acl.rt.destroy_stream(s) == 0
+    assert acl.rt.free(dev) == 0

@@ -285,6 +285,16 @@ EXPORT aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, siz
     return numBatches > 1 ? 107000 : 0;
 }
 
+/* ----- acl_rt.h: a host function as a task of a stream --------------------------------- */
+typedef void (*aclrtHostFunc)(void *args);
+
+EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
+    BEGIN("aclrtLaunchHostFunc"); PTR("stream", stream); PTR("fn", fn); PTR("args", args);
+    END();
+    fn(args);                       /* the stream reaches it at once: the double runs it now */
+    return 0;
+}
+
 /* ----- acl_rt.h: a runtime call an older pyACL lacks ---------------------------------- */
 EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag) {
     BEGIN("aclrtCreateEventExWithFlag"); OUT("event", event); UINT("flag", flag); END();

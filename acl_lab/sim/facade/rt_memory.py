@@ -1,6 +1,6 @@
 """``acl.rt``'s virtual memory management (sim/vmm.py), pointer attributes and host
 registration (sim/host_memory.py), in pyACL's shape (python/pyACL/rt/rt_memory.cpp)."""
-from acl_lab.sim import batch_copy, host_memory
+from acl_lab.sim import batch_copy, host_funcs, host_memory
 from acl_lab.sim.facade._call import acl_call
 from acl_lab.sim.facade.rt_memory_extras import _pids
 from acl_lab.sim.ipc import PROCESS_ID
@@ -115,3 +115,8 @@ class RtMemory:
     def memcpy_batch(self, rt, dsts: args.handles, dest_maxs: args.handles,
                      srcs: args.handles, sizes: args.handles, attrs, attrs_indexes: args.handles):
         return batch_copy.memcpy_batch(rt, dsts, dest_maxs, srcs, sizes, attrs, attrs_indexes)
+
+    # ----- a host function as a task of a stream (not in pyACL) ---------------------------
+    @acl_call("rt.launch_host_func")
+    def launch_host_func(self, rt, stream: args.ptr, fn: args.function, args):  # noqa: A002
+        host_funcs.launch(rt, stream, fn, args)

@@ -60,6 +60,9 @@ ROWS = {
                          "size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, "
                          "size_t *attrsIndexes, size_t numAttrs, size_t *failIndex)",
                          "fail_index, ret", ((1 << 64) - 1,)),
+    # a host function as a task of a stream (acl_rt.h; not in pyACL)
+    "rt.launch_host_func": P("aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, "
+                             "void *args)", "ret"),
     "rt.mem_pool_trim_to": P("aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, "
                              "size_t minBytesToKeep)", "ret"),
 }

@@ -29,7 +29,9 @@ _U64 = 1 << 64
 #: aclDataType; ACL_FLOAT16 and ACL_BF16 are 16-bit patterns)
 #: calls bound by hand below (the rest are read from their declaration)
 SPECIAL = ("nn.create_tensor", "nn.create_scalar", "rt.mem_pool_create", "rt.mem_pool_set_attr",
-           "rt.mem_pool_get_attr", "rt.memcpy_batch")
+           "rt.mem_pool_get_attr", "rt.memcpy_batch", "rt.launch_host_func")
+#: acl_rt.h ``typedef void (*aclrtHostFunc)(void* args);``
+HOST_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 #: aclrtMemPoolAttr values whose value is a uint32_t (the reuse switches); the others are
 #: uint64_t (hicann/runtime docs/zh/api_ref/25-02_Enumerations.md, aclrtMemPoolAttr 枚举项说明)
 POOL_ATTR_U32 = (1, 2, 3)
@@ -107,6 +109,7 @@ class Native:
         self.libraries = libraries or Libraries()
         self._resolved: dict[str, object] = {}
         self.scalar_values: dict[int, object] = {}     # aclScalar -> the buffer it was made from
+        self.host_funcs: dict[int, tuple] = {}        # token -> (trampoline, fn, args) alive
 
     def c_function(self, name: str, signature: cdecl.Signature):
         """The ctypes function behind pyACL-shaped ``name``; NativeUnavailable if absent."""
@@ -287,6 +290,29 @@ class Native:
             ctypes.addressof(table), array(ctypes.c_size_t, "attrsIndexes", attrs_indexes), k,
             ctypes.byref(fail))
         return fail.value, ret
+
+    def _launch_host_func(self, stream, fn, args):
+        """C calls ``fn(args)`` on the runtime's thread when the stream reaches it: a ctypes
+        trampoline, kept alive with the Python function and its argument (C receives a
+        token as ``void *args``; a host function runs once, so its entry goes after)."""
+        c = "aclrtLaunchHostFunc"
+        if not callable(fn):
+            raise TypeError(f"{c}: fn must be a Python function, not {type(fn).__name__}")
+        token = len(self.host_funcs) + 1
+        while token in self.host_funcs:
+            token += 1
+
+        def trampoline(_args):
+            entry = self.host_funcs.pop(token, None)
+            if entry is not None:
+                entry[1](entry[2])
+        self.host_funcs[token] = (HOST_FUNC(trampoline), fn, args)
+        ret = self._c("rt.launch_host_func")(to_c(c, "stream", ctypes.c_void_p, stream),
+                                             ctypes.cast(self.host_funcs[token][0],
+                                                         ctypes.c_void_p), token)
+        if ret != 0:
+            self.host_funcs.pop(token, None)
+        return ret
 
     def _forgetting_scalar(self, destroy):
         def call(*args):

@@ -43,7 +43,7 @@ SCALARS: dict[str, type] = {
 }
 #: handle typedefs (``typedef void* X``): passed and returned as addresses
 HANDLES = frozenset(("aclrtStream", "aclrtEvent", "aclrtContext", "aclmdlRI", "aclrtTaskGrp",
-                     "aclrtMemPool"))
+                     "aclrtMemPool", "aclrtHostFunc"))   # aclrtHostFunc: a function pointer
 #: opaque structs: only ever behind a pointer
 STRUCTS = frozenset(("void", "aclTensor", "aclScalar", "aclOpExecutor", "aclDataBuffer",
                      "aclmdlDesc", "aclmdlDataset", "aclrtMemPoolProps", "aclrtMemcpyBatchAttr"))
