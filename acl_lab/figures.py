@@ -8,6 +8,7 @@ matplotlib: the trends the chapters talk about, in the learner's language.
     figures.replay_vs_eager(acl)                  # 06: launch cost against task count
     figures.batch_latency(acl, "model.om")        # 08: latency, throughput against batch size
     figures.decode_resize(acl)                    # 09: JPEGD + VPC time against picture size
+    figures.segment_vs_pool(pool_rows, seg_rows)  # 10: memory held and fragmentation per step
 
 Structure (where blocks live, what a graph does) is an SVG view (``acl_lab.widgets``);
 numbers against numbers is a figure. Each function measures through the pyACL shape, so on
@@ -40,7 +41,8 @@ CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "Source H
 LATIN_FONT = "DejaVu Sans"            # ships with matplotlib: the same glyphs everywhere
 COLORS = {"pinned": "#2a7ab9", "pageable": "#e07b39", "eager": "#c44e52", "replay": "#2a7ab9",
           "sync": "#e07b39", "async": "#2a7ab9", "decode": "#2a7ab9", "resize": "#55a868",
-          "frag": "#8172b3", "used": "#2a7ab9", "largest": "#55a868"}
+          "frag": "#8172b3", "used": "#2a7ab9", "largest": "#55a868", "pool": "#e07b39",
+          "segment": "#2a7ab9", "live": "#555555"}
 WIDTH, HEIGHT, DPI = 7.6, 3.1, 100    # inches: a 760 x 310 px picture, as wide as the views
 KiB, MiB = 1 << 10, 1 << 20
 
@@ -65,6 +67,10 @@ LABELS = {
     "pixels": N_("picture size (width x height)"), "decode": N_("JPEGD decode"),
     "resize": N_("VPC resize to 224 x 224"),
     "decode_title": N_("DVPP: decode and resize time against picture size"),
+    "held": N_("device memory held (MiB)"), "live": N_("tensors alive"),
+    "pool": N_("fixed pool (chapter 05)"), "segment": N_("expandable segment"),
+    "segment_title": N_("One trace of growing and shrinking tensors: fixed pool against "
+                        "expandable segment"),
 }
 
 
@@ -367,6 +373,44 @@ def fragmentation(pool, workload, plot: bool = True):
     _label(fig, left, labels["workload_step"], labels["bytes"])
     _label(fig, right, labels["workload_step"], labels["frag"])
     _legend(fig, left, loc="best")
+    return fig
+
+
+# ----- 10: an expandable segment against a fixed pool ---------------------------------------
+def segment_vs_pool(pool_rows, segment_rows, plot: bool = True):
+    """Rows of ``acl_lab.caching.replay`` (label, live bytes, held bytes, fragmentation) for
+    the same trace on a fixed pool and on an expandable segment: memory held against the
+    tensors alive, and fragmentation, after every step."""
+    steps = [r[0] for r in pool_rows]
+    data = {"steps": steps, "live": [r[1] for r in pool_rows],
+            "pool_held": [r[2] for r in pool_rows], "segment_held": [r[2] for r in segment_rows],
+            "pool_fragmentation": [r[3] for r in pool_rows],
+            "segment_fragmentation": [r[3] for r in segment_rows]}
+    if not plot:
+        return data
+    summary = _("Figure: {steps} steps; memory held at most {pool:g} MiB (pool) and {seg:g} MiB "
+                "(segment), at the end {pool_end:g} and {seg_end:g} MiB").format(
+                    steps=len(steps), pool=max(data["pool_held"]) / MiB,
+                    seg=max(data["segment_held"]) / MiB, pool_end=data["pool_held"][-1] / MiB,
+                    seg_end=data["segment_held"][-1] / MiB)
+    fig, (left, right), labels = _new("segment_title", summary, data, 2, bottom=0.33)
+    xs = list(range(1, len(steps) + 1))
+    for key in ("pool", "segment"):
+        left.step(xs, [v / MiB for v in data[f"{key}_held"]], where="post", marker="o",
+                  ms=3, color=COLORS[key], label=labels[key])
+        right.step(xs, data[f"{key}_fragmentation"], where="post", marker="o", ms=3,
+                   color=COLORS[key])
+    left.step(xs, [v / MiB for v in data["live"]], where="post", color=COLORS["live"],
+              linestyle="--", label=labels["live"])
+    right.set_ylim(-0.02, 1.02)
+    for ax in (left, right):
+        ax.set_xticks(xs)
+        fig.text_in_style(ax.set_xticklabels, steps, rotation=70, ha="right",
+                          rotation_mode="anchor", fontsize=6)
+    left.set_ylim(bottom=0)
+    _label(fig, left, labels["workload_step"], labels["held"])
+    _label(fig, right, labels["workload_step"], labels["frag"])
+    _legend(fig, left, loc="upper left", fontsize=7)
     return fig
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import sys
 
 from . import (figures, import_time, malloc_free, media, memcpy, pool_view, replay, resnet50,
-               rss, table, timeline)
+               rss, table, timeline, vmm)
 
 BENCHMARKS = {"memcpy": memcpy, "malloc": malloc_free, "rss": rss, "import": import_time,
               "replay": replay, "pool_view": pool_view, "timeline": timeline, "media": media,
-              "resnet50": resnet50, "figures": figures}
+              "resnet50": resnet50, "figures": figures, "vmm": vmm}
 
 
 def main(names: list[str]) -> int:

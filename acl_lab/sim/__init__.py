@@ -35,6 +35,11 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     device_tasks.py cache maintenance, reduce, value write / wait, copies by descriptor
     allocators.py   external allocator descriptors registered on streams
     ipc.py          IPC memory by key, both sides in one process
+    vmm.py          virtual memory: reserved ranges, physical handles, mappings, sharing
+    host_memory.py  pointer attributes; host memory registered for the device
+    mem_pools.py    stream-ordered memory pools: blocks taken and given back in stream order
+    batch_copy.py   aclrtMemcpyBatch: many copies, one direction, failIndex
+    host_funcs.py   aclrtLaunchHostFunc: a host function as a task of a stream
     blas.py         acl.blas: GEMM / GEMV as the single operator GEMM
     device_facts.py what each simulated chip says about itself (cores, limits, features)
     device_queries.py  device attributes, capability, utilization, uuid, topology, id maps

@@ -23,6 +23,9 @@ from acl_lab.sim.kernels import Kernels
 from acl_lab.sim.kernel_args import KernelArgs
 from acl_lab.sim.allocators import Allocators
 from acl_lab.sim.ipc import IpcMemory
+from acl_lab.sim.vmm import VirtualMemory
+from acl_lab.sim.mem_pools import MemPools
+from acl_lab.sim.host_memory import HostRegistry
 from acl_lab.spec.snapshot_schema import Snapshot
 from acl_lab.sim.memory import FREED_BY_CALL, Allocation, Memory
 from acl_lab.sim.hostram import OBJECT_BYTES
@@ -100,6 +103,8 @@ class Process(EventCalls):
         self.notifies = Notifies(self)
         self.task_reports = TaskReports(self)   # who issued which task; exception callbacks
         self.sched.on_failure = self.task_reports.failed
+        self.vmm, self.host_registry = VirtualMemory(self), HostRegistry(self)  # chapter 10
+        self.mem_pools = MemPools(self)       # stream-ordered pools (aclrtMemPool*)
         self._counters = {CTX_BASE: 0, STREAM_BASE: 0, EVENT_BASE: 0}
         self.memory.ram.objects = lambda: (self.sched.pending_tasks + self.capture.task_count
                                            + len(self.streams) + len(self.events)
@@ -275,6 +280,9 @@ class Process(EventCalls):
                           "released now. Destroy streams before resetting the device.").format(
                               call=call, device=dev.id, count=len(explicit),
                               streams=", ".join(hex(s) for s in explicit[:5])))
+        self.vmm.forget(dev.id, call)              # mappings first: they are not leaks
+        self.host_registry.forget(dev.id)
+        self.mem_pools.forget(dev.id)
         leaked = [a for a in self.memory.live(device=dev.id) if not a.api.startswith("model_")]
         if leaked:
             blocks = ", ".join(a.describe() for a in leaked[:5]) + (" ..." if len(leaked) > 5
@@ -599,6 +607,7 @@ class Process(EventCalls):
             "stream_allocators": self.allocators.snapshot(), "ipc_keys": self.ipc.snapshot(),
             "runtime": self.settings.row(),
             "notifies": self.notifies.snapshot(),
+            "virtual_memory": self.vmm.snapshot(),
         }
 
 

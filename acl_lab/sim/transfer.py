@@ -114,7 +114,7 @@ def memcpy(rt, dst: int, dst_max: int, src: int, count: int, kind: int,
                        _("{call}: asynchronous host-to-host copies are not supported when the "
                          "application runs on the host (ACL_HOST). Copy host memory with the "
                          "synchronous aclrtMemcpy.").format(call=call))
-    pageable = d.pool is None or sa.pool is None
+    pageable = d.pool is None and not d.pinned or sa.pool is None and not sa.pinned
     if s is not None and pageable:
         if direction == H2H or direction == D2D:
             raise SimError(C.ACL_ERROR_RT_FEATURE_NOT_SUPPORT if direction == H2H

@@ -93,6 +93,7 @@ class AddressMap:
         self.blocks: dict[int, object] = {}    # start -> live block
         self._starts = SortedKeys()            # the same starts, sorted
         self._gone: dict[int, object] = {}     # start -> why it went (released_why)
+        self.unmapped = None    # addr -> why a reserved but unmapped address holds no memory
 
     def add(self, block) -> None:
         self.blocks[block.ptr] = block
@@ -149,6 +150,8 @@ class AddressMap:
                                 self.released_why(addr) if block is None else None)
             if not why:
                 return block
+            if block is None and self.unmapped is not None:
+                why = self.unmapped(call, what, addr) or why
             refused = C.ACL_ERROR_RT_PARAM_INVALID
         raise Refusal(code or refused, explain(why) if explain else why)
 

@@ -64,6 +64,14 @@ ALLOCATORS = {
     # unmaps it (no bytes of its own: footprint 0)
     "ipc_import": AllocatorRule("aclrtIpcMemImportByKey", lambda size: 0, RUNTIME_ALIGN,
                                 "device", "ipc_mem_close"),
+    # a reserved range mapped to physical memory (aclrtMapMem; sim/vmm.py), and the device
+    # address of host memory aclrtHostRegister pinned: other addresses of bytes held elsewhere
+    "map_mem": AllocatorRule("aclrtMapMem", lambda size: 0, RUNTIME_ALIGN, "device", "unmap_mem"),
+    "host_register": AllocatorRule("aclrtHostRegister", lambda size: 0, RUNTIME_ALIGN, "device",
+                                   "host_unregister"),
+    # a block of a stream-ordered pool (sim/mem_pools.py): back to its pool in stream order
+    "mem_pool": AllocatorRule("aclrtMemPoolMallocAsync", align32_footprint, RUNTIME_ALIGN,
+                              "device", "mem_pool_free_async"),
     "model_work": AllocatorRule(N_("aclmdlLoadFromFile (model work memory)"), malloc_footprint,
                                 RUNTIME_ALIGN, "device", "unload"),
     "model_weight": AllocatorRule(N_("aclmdlLoadFromFile (model weight memory)"), malloc_footprint,
@@ -101,7 +109,9 @@ _POLICIES = range(C.ACL_MEM_MALLOC_HUGE_FIRST, C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P 
 FREED_BY = {api: rule.freed_by for api, rule in ALLOCATORS.items() if rule.freed_by}
 _C_NAMES = {**{api: rule.c_name for api, rule in ALLOCATORS.items()},
             "free": "aclrtFree", "free_host": "aclrtFreeHost", "dvpp_free": "acldvppFree",
-            "unload": "aclmdlUnload", "ipc_mem_close": "aclrtIpcMemClose"}
+            "unload": "aclmdlUnload", "ipc_mem_close": "aclrtIpcMemClose",
+            "unmap_mem": "aclrtUnmapMem", "host_unregister": "aclrtHostUnregister",
+            "mem_pool_free_async": "aclrtMemPoolFreeAsync"}
 #: numpy type numbers acl.util.ptr_to_numpy accepts (np.dtype(np.float32).num == 11)
 
 

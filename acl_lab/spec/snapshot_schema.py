@@ -208,6 +208,40 @@ class IpcKeyRow(TypedDict):
     mappings: list[int]       # addresses aclrtIpcMemImportByKey gave, not closed yet
 
 
+class VmMappingRow(TypedDict):
+    """One aclrtMapMem: a granule-aligned part of a reserved range backed by a handle."""
+    va: int
+    size: int
+    handle: int               # the aclrtDrvMemHandle mapped (freed already: deferred free)
+    device: int
+
+
+class VmReservationRow(TypedDict):
+    """One aclrtReserveMemAddress range: addresses only, memory where mapped."""
+    va: int
+    size: int
+    mappings: list[VmMappingRow]
+
+
+class VmPhysicalRow(TypedDict):
+    """Memory from aclrtMallocPhysical (or imported): pages of a pool, no address."""
+    handles: list[int]        # live handles to it (empty: freed while mapped, deferred)
+    size: int
+    occupied: int             # bytes of the pool it holds (whole granules)
+    device: int
+    mem_attr: str             # ACL_HBM_MEM_HUGE, ...
+    pool: str
+    granularity: int
+    shareable: int | None     # aclrtMemExportToShareableHandle's value, once exported
+    deferred_free: bool       # aclrtFreePhysical came while mapped: goes at the last unmap
+    mapped_at: list[int]      # virtual addresses it is mapped at
+
+
+class VirtualMemoryRow(TypedDict):
+    reservations: list[VmReservationRow]
+    physical: list[VmPhysicalRow]
+
+
 class Snapshot(TypedDict):
     backend: str              # "sim" or "ascend"
     profile: str | None       # the simulator's device profile; None on hardware
@@ -232,6 +266,7 @@ class Snapshot(TypedDict):
     ipc_keys: list[IpcKeyRow]
     runtime: RuntimeRow | None
     notifies: list[NotifyRow]
+    virtual_memory: VirtualMemoryRow   # chapter 10 (empty lists on hardware)
 
 
 def mismatches(value, expected: type = Snapshot, where: str = "snapshot") -> list[str]:

@@ -32,6 +32,14 @@ Sources of the columns (hicann/runtime unless a page is named):
   inference products, Atlas 200I/500 A2 and Atlas A2; height stride ALIGN_UP(h, 16).
 - dvpp_generation: the ACL DVPP code's ImageProcessorV100 (Ascend 310) / V200 (later chips),
   single_op/dvpp/base (the formats each VPC takes).
+- virtual_memory / virtual_memory_rc: hicann/runtime docs/zh/api_ref/11-04_virtual_memory_management.md,
+  aclrtMallocPhysical / aclrtReserveMemAddress / aclrtMapMem 产品支持情况 (every line but IPV350)
+  and 约束说明 (the Atlas 200I/500 A2 in the Ascend RC form, the ACL_DEVICE run mode, does not
+  support them). The Ascend 310 is not listed: the kit refuses there.
+- stream_ordered_pools: include/external/acl/acl_rt_memory_soma.h and
+  hicann/runtime docs/zh/api_ref/11-10 (aclrtMemPoolCreate 产品支持情况): Atlas A2 only, experimental.
+- memcpy_batch: hicann/runtime docs/zh/api_ref/11-03_memory_copy_and_set.md, aclrtMemcpyBatch
+  产品支持情况: Ascend 950, Atlas A3 and Atlas A2.
 """
 from __future__ import annotations
 
@@ -60,21 +68,25 @@ class Soc:
     jpegd_width_align: int | None  # JPEGD output width stride = ALIGN_UP(width, this)
     jpegd_height_align: int | None  # JPEGD output height stride = ALIGN_UP(height, this)
     dvpp_generation: str | None    # "v100" / "v200": which formats VPC takes
+    virtual_memory: bool = True    # aclrtReserveMemAddress, aclrtMallocPhysical, aclrtMapMem
+    virtual_memory_rc: bool = True  # the same in the ACL_DEVICE run mode (Ascend RC form)
+    stream_ordered_pools: bool = False  # aclrtMemPoolCreate / MallocAsync (experimental)
+    memcpy_batch: bool = False     # aclrtMemcpyBatch
 
 
 SOCS: tuple[Soc, ...] = (
     Soc("950", "Ascend 950PR/Ascend 950DT", ("Ascend950",), "950", capture=True,
         huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=0,
         memcpy2d_async_d2d=True, jpegd_width_align=None, jpegd_height_align=None,
-        dvpp_generation=None),
+        dvpp_generation=None, memcpy_batch=True),
     Soc("A3", "Atlas A3 训练系列产品/Atlas A3 推理系列产品", ("Ascend910_93",), "910_B_93",
         capture=True, huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=True, jpegd_width_align=None, jpegd_height_align=None,
-        dvpp_generation="v200"),
+        dvpp_generation="v200", memcpy_batch=True),
     Soc("910b", "Atlas A2 训练系列产品/Atlas A2 推理系列产品", ("Ascend910B",), "910_B_93",
         capture=True, huge1g_pages=True, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=True, jpegd_width_align=64, jpegd_height_align=16,
-        dvpp_generation="v200"),
+        dvpp_generation="v200", stream_ordered_pools=True, memcpy_batch=True),
     Soc("910", "Atlas 训练系列产品", ("Ascend910",), "cloud", capture=False,
         huge1g_pages=False, hbm=True, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=False, jpegd_width_align=128, jpegd_height_align=16,
@@ -86,17 +98,18 @@ SOCS: tuple[Soc, ...] = (
     Soc("310b", "Atlas 200I/500 A2 推理产品", ("Ascend310B",), "mini_v3", capture=False,
         huge1g_pages=False, hbm=False, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=False, jpegd_width_align=64, jpegd_height_align=16,
-        dvpp_generation="v200"),
+        dvpp_generation="v200", virtual_memory_rc=False),
     # The docs at CHECKED_AGAINST no longer list the Ascend 310; its facts come from the
     # source's config "mini" and the CANN 8.0.RC1 pages cited above.
     Soc("310", "Atlas 200/300/500 推理产品", ("Ascend310",), "mini", capture=False,
         huge1g_pages=False, hbm=False, malloc_policy_or=False, malloc_padding=32,
         memcpy2d_async_d2d=False, jpegd_width_align=128, jpegd_height_align=16,
-        dvpp_generation="v100"),
+        dvpp_generation="v100", virtual_memory=False, virtual_memory_rc=False),
     # IPV350: the docs list capture as not supported; its config ("350") has ACL Graph.
     Soc("IPV350", "IPV350", ("IPV350",), "350", capture=True, huge1g_pages=True, hbm=False,
         malloc_policy_or=True, malloc_padding=32, memcpy2d_async_d2d=False,
-        jpegd_width_align=None, jpegd_height_align=None, dvpp_generation=None),
+        jpegd_width_align=None, jpegd_height_align=None, dvpp_generation=None,
+        virtual_memory=False, virtual_memory_rc=False),
 )
 
 #: the table's rows a learner can ask about, with their words (badges, acl-lab doctor)
@@ -110,6 +123,12 @@ RULES = {
     "jpegd_width_align": N_("JPEGD output width stride: ALIGN_UP(width, n)"),
     "jpegd_height_align": N_("JPEGD output height stride: ALIGN_UP(height, n)"),
     "dvpp_generation": N_("DVPP generation (which formats VPC takes)"),
+    "virtual_memory": N_("virtual memory (aclrtReserveMemAddress, aclrtMallocPhysical, "
+                         "aclrtMapMem)"),
+    "virtual_memory_rc": N_("virtual memory in the ACL_DEVICE run mode (Ascend RC form)"),
+    "stream_ordered_pools": N_("stream-ordered memory pools (aclrtMemPoolCreate; "
+                               "experimental)"),
+    "memcpy_batch": N_("batch copies (aclrtMemcpyBatch)"),
 }
 assert set(RULES) == {f.name for f in fields(Soc)} - {"key", "product", "prefixes", "config"}
 

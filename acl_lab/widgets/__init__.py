@@ -3,6 +3,7 @@
     from acl_lab.widgets import PoolView, AlignmentExplorer, MemoryGauge
     from acl_lab.widgets import StreamTimeline, CaptureGraph, MemoryMap, CopyMap
     from acl_lab.widgets import PictureView          # a DVPP picture, padding included
+    from acl_lab.widgets import VirtualMemoryView    # reserved ranges, mapped granules
 
 The rule every view follows: **a view shows the state at the moment its cell ran.** It
 changes only when the learner acts on it (its own controls, ``view.refresh()``), or after
@@ -33,6 +34,7 @@ _VIEWS = {
     "MemoryMap": "memory_map",
     "CopyMap": "copy_map",
     "PictureView": "picture_view",
+    "VirtualMemoryView": "virtual_memory",
 }
 
 __all__ = list(_VIEWS)

@@ -224,3 +224,56 @@ def test_every_capture_and_aclnn_call_of_the_facade_is_bound():
     aclmdlIODims readers stay pyACL's: a C callback and a struct out-parameter)."""
     family = [n for n in PROTOTYPES if n.startswith(("mdl.ri_", "nn."))]
     assert set(family) <= set(added(types.ModuleType("acl")))
+
+
+def test_chapter_10s_unbound_memory_calls_reach_c_at_their_width_and_values(native, log):
+    """Stream-ordered pools (acl_rt_memory_soma.h) and aclrtMemcpyBatch: pyACL binds none;
+    the struct fields, the attribute value's width (uint32_t for the reuse switches, uint64_t
+    for sizes) and the arrays reach C as the headers declare them."""
+    rt = native.rt
+    props = {"allocType": 0, "handleType": 0, "location": {"id": 3, "type": 1},
+             "maxSize": HUGE}
+    pool, ret = rt.mem_pool_create(props)
+    assert ret == 0 and pool > 1 << 32
+    assert rt.mem_pool_set_attr(pool, C.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, HUGE) == 0
+    assert rt.mem_pool_set_attr(pool, C.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 1) == 0
+    assert rt.mem_pool_get_attr(pool, C.ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD) == (HUGE, 0)
+    assert rt.mem_pool_get_attr(pool, C.ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC) == (1, 0)
+    ptr, ret = rt.mem_pool_malloc_async(HUGE, pool, BIG)
+    assert ret == 0 and ptr > 1 << 32
+    assert rt.mem_pool_free_async(ptr, BIG) == 0
+    assert rt.mem_pool_trim_to(pool, HUGE) == 0
+    assert rt.mem_pool_destroy(pool) == 0
+    h2d = {"dstLoc": {"id": 0, "type": 1}, "srcLoc": {"id": 0, "type": 0}}
+    assert rt.memcpy_batch([BIG, BIG + 64], [64, 64], [BIG + 128, BIG + 192], [HUGE, 8],
+                           [h2d], [0]) == (1, C.ACL_ERROR_RT_PARAM_INVALID)
+    assert rt.memcpy_batch([BIG], [64], [BIG + 128], [8], [h2d], [0]) == ((1 << 64) - 1, 0)
+    seen = {c.name: c for c in calls(log)}
+    create = seen["aclrtMemPoolCreate"]
+    assert create.values() == {"memPool": "&", "allocType": 0, "handleType": 0, "locationId": 3,
+                               "locationType": 1, "maxSize": HUGE}
+    assert create["maxSize"][1] == 8 and create["locationId"][1] == 4
+    set_attrs = calls(log, "aclrtMemPoolSetAttr")
+    assert [(c["attr"], c["value"]) for c in set_attrs] == [((4, 4), (HUGE, 8)), ((2, 4), (1, 4))]
+    assert seen["aclrtMemPoolMallocAsync"].values() == {"ptr": "&", "size": HUGE,
+                                                        "memPool": pool, "stream": BIG}
+    assert seen["aclrtMemPoolTrimTo"]["minBytesToKeep"] == (HUGE, 8)
+    batch = calls(log, "aclrtMemcpyBatch")[0]
+    assert batch["sizes"] == ([HUGE, 8], 8) and batch["numBatches"] == (2, 8)
+    assert batch["dsts"] == ([BIG, BIG + 64], 8) and batch["attrs"] == ("0:0>0:1", 32)
+    assert batch["attrsIndexes"] == ([0], 8) and batch["numAttrs"] == (1, 8)
+    by_hand = {"aclrtMemPoolCreate", "aclrtMemPoolSetAttr", "aclrtMemcpyBatch"}  # checked above
+    assert _widths_match([c for c in calls(log) if c.name not in by_hand]) == []
+
+
+def test_a_host_function_reaches_c_as_a_function_pointer_and_runs(native, log):
+    """aclrtLaunchHostFunc (not in pyACL): the Python function goes to C as a pointer-wide
+    function pointer, its argument as a token; the double calls it, and it runs once."""
+    seen = []
+    assert native.rt.launch_host_func(BIG, seen.append, {"step": 3}) == 0
+    assert seen == [{"step": 3}] and native.bound.host_funcs == {}
+    call, = calls(log, "aclrtLaunchHostFunc")
+    assert call["stream"] == (BIG, 8) and call["fn"][0] > 0 and call["fn"][1] == 8
+    assert call["args"] == (1, 8)
+    with pytest.raises(TypeError):
+        native.rt.launch_host_func(BIG, 5, None)

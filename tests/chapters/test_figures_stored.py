@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FIGURE_CHAPTERS = ("03", "04", "05", "06", "08", "09")
+FIGURE_CHAPTERS = ("03", "04", "05", "06", "08", "09", "10")
 
 
 def figure_cells(path: Path) -> list:

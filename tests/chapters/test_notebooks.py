@@ -12,7 +12,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHAPTERS = ["00_start_here", "01_resource_management", "02_host_and_device_memory",
             "03_memset_and_memcpy", "04_meminfo_and_run_mode", "05_memory_pool_and_alignment",
             "06_capture_acl_graph", "07_capstone", "08_offline_inference",
-            "09_media_processing"]
+            "09_media_processing", "10_device_memory_cann8"]
 #: every edition: English and the Chinese one (notebooks/zh_CN/, tests/chapters/test_editions.py)
 EDITIONS = NOTEBOOKS + sorted((ROOT / "notebooks" / "zh_CN").glob("*.ipynb"))
 MACHINE_PATH = re.compile(r"(/work/|/home/|/root/|/tmp/|site-packages|\\.venv|[A-Z]:\\\\)")

@@ -91,7 +91,10 @@ def test_soc_badges_come_from_the_table_in_the_editions_language(path):
 @pytest.mark.parametrize("stem, rule", [("00", "capture"), ("02", "malloc_padding"),
                                         ("03", "memcpy2d_async_d2d"), ("04", "huge1g_pages"),
                                         ("04", "hbm"), ("04", "malloc_policy_or"),
-                                        ("06", "capture"), ("09", "jpegd_width_align")])
+                                        ("06", "capture"), ("09", "jpegd_width_align"),
+                                        ("10", "virtual_memory"), ("10", "virtual_memory_rc"),
+                                        ("10", "huge1g_pages"), ("10", "stream_ordered_pools"),
+                                        ("10", "memcpy_batch")])
 @pytest.mark.parametrize("lang", BOTH)
 def test_where_a_rule_depends_on_the_soc_the_chapter_shows_its_badge(stem, rule, lang):
     acl_lab.set_language(lang)

@@ -134,6 +134,14 @@ LEARNER = {
             "acl.media.dvpp_destroy_pic_desc(decoded)\n"
             "acl.media.dvpp_destroy_channel(channel)\n"
             "acl.media.dvpp_destroy_channel_desc(channel)",
+    "10.1": "acl.rt.map_mem(va + (2 << 20), 2 << 20, 0, handle, 0)\n"
+            "acl.rt.memcpy(va + (2 << 20), 256, acl.util.numpy_to_ptr(data), 256, "
+            "ACL_MEMCPY_HOST_TO_DEVICE)",
+    "10.2": "acl.rt.unmap_mem(va)\nacl.rt.free_physical(handle)\nacl.rt.release_mem_address(va)",
+    "10.3": "for i in range(3):\n    handle, ret = acl.rt.malloc_physical(2 << 20, PROP, 0)\n"
+            "    acl.rt.map_mem(va + i * (2 << 20), 2 << 20, 0, handle, 0)\n"
+            "acl.rt.memcpy(va, data.nbytes, acl.util.numpy_to_ptr(data), data.nbytes, "
+            "ACL_MEMCPY_HOST_TO_DEVICE)",
 }
 #: how often a stuck learner runs an unfinished exercise before giving up
 MAX_ATTEMPTS = 4
@@ -201,6 +209,14 @@ SAYS = {
     "09.3": ["Free jpeg_dev and yuv with acl.media.dvpp_free",
              "destroy decoded with dvpp_destroy_pic_desc",
              "dvpp_destroy_channel(channel) then dvpp_destroy_channel_desc(channel)"],
+    "10.1": ["acl.rt.map_mem(address, size, 0, handle, 0)", "va + 2 MiB (2 << 20)",
+             "acl.rt.memcpy(va + (2 << 20), 256, acl.util.numpy_to_ptr(data), 256, "
+             "ACL_MEMCPY_HOST_TO_DEVICE)"],
+    "10.2": ["unmap, free the physical memory, release the range",
+             "acl.rt.unmap_mem(va), then acl.rt.free_physical(handle), then "
+             "acl.rt.release_mem_address(va)"],
+    "10.3": ["ceil(5 MiB / 2 MiB) chunks", "acl.rt.malloc_physical(2 << 20, PROP, 0)",
+             "acl.rt.map_mem(va + i * (2 << 20), 2 << 20, 0, handle, 0)"],
 }
 
 

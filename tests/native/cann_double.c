@@ -6,6 +6,10 @@
  *   hicann/runtime include/external/acl/acl_rt.h       aclmdlRI, aclmdlRICaptureMode,
  *                                                       aclmdlRICaptureStatus, aclmdlRI* calls,
  *                                                       aclrtCreateEventExWithFlag
+ *   hicann/runtime include/external/acl/acl_rt_memory_soma.h   aclrtMemPool, aclrtMemPoolAttr,
+ *                                                       aclrtMemPoolProps, aclrtMemPool* calls
+ *   hicann/runtime include/external/acl/acl_rt.h       aclrtMemLocation, aclrtMemcpyBatchAttr,
+ *                                                       aclrtMemcpyBatch
  *   hicann/opbase include/nnopbase/aclnn/acl_meta.h    aclnnStatus, aclTensor, aclScalar,
  *                                                       aclOpExecutor, aclCreateTensor, ...
  *   aclnn_add.h, aclnn_mul.h, aclnn_copy.h (hicann/ops-math)   the two-phase operators
@@ -168,6 +172,126 @@ EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp 
 
 EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
     BEGIN("aclmdlRICaptureTaskUpdateEnd"); PTR("stream", stream); END();
+    return 0;
+}
+
+/* ----- acl_rt_memory_soma.h: stream-ordered memory pools ------------------------------ */
+typedef void *aclrtMemPool;
+typedef enum { ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES = 0x1,
+               ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC = 0x2,
+               ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 0x3,
+               ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD = 0x4 } aclrtMemPoolAttr;
+typedef enum { ACL_MEM_LOCATION_TYPE_HOST = 0, ACL_MEM_LOCATION_TYPE_DEVICE } aclrtMemLocationType;
+typedef struct { uint32_t id; aclrtMemLocationType type; } aclrtMemLocation;
+typedef struct {
+    int allocType;                 /* aclrtMemAllocationType */
+    int handleType;                /* aclrtMemHandleType */
+    aclrtMemLocation location;
+    size_t maxSize;
+    unsigned char reserved[32];
+} aclrtMemPoolProps;
+static uint64_t pool_threshold;
+
+EXPORT aclError aclrtMemPoolCreate(aclrtMemPool *memPool, const aclrtMemPoolProps *poolProps) {
+    BEGIN("aclrtMemPoolCreate"); OUT("memPool", memPool);
+    INT("allocType", poolProps->allocType); INT("handleType", poolProps->handleType);
+    UINT("locationId", poolProps->location.id); INT("locationType", poolProps->location.type);
+    UINT("maxSize", poolProps->maxSize); END();
+    *memPool = (aclrtMemPool)(uintptr_t)next_handle(0x7A7A00001000ULL);
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+    BEGIN("aclrtMemPoolDestroy"); PTR("memPool", memPool); END();
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void *value) {
+    BEGIN("aclrtMemPoolSetAttr"); PTR("memPool", memPool); INT("attr", attr);
+    if (attr <= ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES) {
+        UINT("value", *(uint32_t *)value);           /* the reuse switches: uint32_t */
+    } else {
+        UINT("value", *(uint64_t *)value);           /* the sizes: uint64_t */
+        pool_threshold = *(uint64_t *)value;
+    }
+    END();
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void *value) {
+    BEGIN("aclrtMemPoolGetAttr"); PTR("memPool", memPool); INT("attr", attr); END();
+    if (attr <= ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES)
+        *(uint32_t *)value = 1;
+    else
+        *(uint64_t *)value = attr == ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD ? pool_threshold
+                                                                           : (1ULL << 40);
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolMallocAsync(void **ptr, size_t size, aclrtMemPool memPool,
+                                        aclrtStream stream) {
+    BEGIN("aclrtMemPoolMallocAsync"); OUT("ptr", ptr); UINT("size", size);
+    PTR("memPool", memPool); PTR("stream", stream); END();
+    *ptr = (void *)(uintptr_t)next_handle(0x12C000001000ULL);
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream) {
+    BEGIN("aclrtMemPoolFreeAsync"); PTR("ptr", ptr); PTR("stream", stream); END();
+    return 0;
+}
+
+EXPORT aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+    BEGIN("aclrtMemPoolTrimTo"); PTR("memPool", memPool); UINT("minBytesToKeep", minBytesToKeep);
+    END();
+    return 0;
+}
+
+/* ----- acl_rt.h: many copies in one call ---------------------------------------------- */
+typedef struct {
+    aclrtMemLocation dstLoc;
+    aclrtMemLocation srcLoc;
+    uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+static void sizes_list(const char *name, const size_t *values, size_t count) {
+    fprintf(log_file(), " %s=[", name);
+    for (size_t i = 0; i < count; i++)
+        fprintf(log_file(), "%s%llu", i ? "," : "", (unsigned long long)values[i]);
+    fprintf(log_file(), "]/%zu", sizeof(*values));
+}
+
+static void pointers_list(const char *name, void *const *values, size_t count) {
+    fprintf(log_file(), " %s=[", name);
+    for (size_t i = 0; i < count; i++)
+        fprintf(log_file(), "%s%llu", i ? "," : "", (unsigned long long)(uintptr_t)values[i]);
+    fprintf(log_file(), "]/%zu", sizeof(*values));
+}
+
+EXPORT aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+                                 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                                 size_t *attrsIndexes, size_t numAttrs, size_t *failIndex) {
+    BEGIN("aclrtMemcpyBatch"); pointers_list("dsts", dsts, numBatches);
+    sizes_list("destMaxs", destMaxs, numBatches); pointers_list("srcs", srcs, numBatches);
+    sizes_list("sizes", sizes, numBatches); UINT("numBatches", numBatches);
+    fprintf(log_file(), " attrs=");                       /* src id:type>dst id:type, ... */
+    for (size_t i = 0; i < numAttrs; i++)
+        fprintf(log_file(), "%s%u:%d>%u:%d", i ? "," : "", attrs[i].srcLoc.id,
+                (int)attrs[i].srcLoc.type, attrs[i].dstLoc.id, (int)attrs[i].dstLoc.type);
+    fprintf(log_file(), "/%zu", sizeof(*attrs));
+    sizes_list("attrsIndexes", attrsIndexes, numAttrs); UINT("numAttrs", numAttrs);
+    OUT("failIndex", failIndex); END();
+    *failIndex = numBatches > 1 ? 1 : (size_t)-1;      /* blame the second copy, if any */
+    return numBatches > 1 ? 107000 : 0;
+}
+
+/* ----- acl_rt.h: a host function as a task of a stream --------------------------------- */
+typedef void (*aclrtHostFunc)(void *args);
+
+EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
+    BEGIN("aclrtLaunchHostFunc"); PTR("stream", stream); PTR("fn", fn); PTR("args", args);
+    END();
+    fn(args);                       /* the stream reaches it at once: the double runs it now */
     return 0;
 }
 

@@ -12,7 +12,7 @@ import acl_lab
 from acl_lab.constants import *
 from acl_lab.pool import MemoryPool
 from acl_lab.widgets import AlignmentExplorer, CaptureGraph, MemoryGauge, PoolView, StreamTimeline
-from acl_lab.widgets import CopyMap, MemoryMap
+from acl_lab.widgets import CopyMap, MemoryMap, VirtualMemoryView
 acl_lab.reset("910b")
 acl = acl_lab.load()
 acl_lab.check(acl.init())
@@ -39,6 +39,7 @@ VIEWS = {
     "AlignmentExplorer": "AlignmentExplorer(100, 64)",
     "MemoryMap": "MemoryMap()",
     "CopyMap": "CopyMap()",
+    "VirtualMemoryView": "VirtualMemoryView()",
 }
 # What later cells of a chapter do: undo the work, close the pool, tear everything down.
 LATER = [

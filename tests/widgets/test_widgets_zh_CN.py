@@ -24,7 +24,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 KEPT = {
     # classes and calls
     "PoolView", "MemoryPool", "AlignmentExplorer", "MemoryGauge", "StreamTimeline",
-    "CaptureGraph", "MemoryMap", "CopyMap", "ALIGN_UP", "len", "alloc", "free", "check_guards", "acl", "rt", "mdl",
+    "CaptureGraph", "MemoryMap", "CopyMap", "VirtualMemoryView", "handle", "ALIGN_UP", "len", "alloc", "free", "check_guards", "acl", "rt", "mdl",
     "init", "set_device", "get_mem_info", "ri_capture_end", "ri_execute_async", "model",
     "stream", "aclmdlRIExecute", "aclnn", "memcpy", "memset", "memcpy2d", "src", "dst", "out",
     "ptr", "value", "device", "args", "kind",                    # parameter names

@@ -154,6 +154,7 @@ def snapshot(guard) -> Snapshot:
         "timeline": [],
         "reports": list(guard.reports), "runtime": None, "notifies": [],
         "kernel_binaries": [], "kernel_args": [], "stream_allocators": [], "ipc_keys": [],
+        "virtual_memory": {"reservations": [], "physical": []},
     }
 
 

@@ -41,6 +41,7 @@ from acl_lab.backends.ascend.native.bindings import DoesNotFit
 from acl_lab.backends.ascend.guard_models import ModelWatch
 from acl_lab.backends.ascend.guard_ops import OpWatch, both
 from acl_lab.backends.ascend.guard_memory_extras import MemoryExtrasWatch
+from acl_lab.backends.ascend.guard_vmm import VmmWatch
 
 _COPY2D_KINDS = (H2D, D2H, D2D, DEFAULT)
 #: acl.prof's getters that read (opInfo, opInfoLen): the host CPU dereferences opInfo
@@ -130,6 +131,7 @@ class Guard:
         self.models = ModelWatch(self)              # offline models (guard_models.py)
         self.ops = OpWatch(self)                    # aclnn objects, task groups (guard_ops.py)
         self.extras = MemoryExtrasWatch(self, Entry)   # (guard_memory_extras.py)
+        self.vmm = VmmWatch(self, Entry)              # mapped ranges (guard_vmm.py)
         self.acl = self._build()
 
     # ----- the pyACL shape ---------------------------------------------------------------
@@ -237,6 +239,7 @@ class Guard:
             create_event_ex_with_flag=(None, self._note_handle(self.events)),
         )
         rt.update(self.extras.hooks()["rt"])    # WithCfg allocators, IPC, kernel args
+        rt.update(self.vmm.hooks())            # virtual memory, host registration
         watched = self.models.hooks()       # offline models (load / unload)
         ops = self.ops.hooks()              # aclnn objects, task groups
         watched["nn"] = ops["nn"]

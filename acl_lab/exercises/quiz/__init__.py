@@ -25,7 +25,7 @@ from acl_lab.exercises.quiz.store import current_store
 from acl_lab.exercises.registry import LEVELS, available, level, title
 from acl_lab.exercises.solutions import solutions_allowed
 
-CHAPTERS = tuple(f"{n:02d}" for n in range(10))    # the chapters progress() lists
+CHAPTERS = tuple(f"{n:02d}" for n in range(11))    # the chapters progress() lists
 
 
 def chapter_id(chapter) -> str:

@@ -644,3 +644,5 @@ ask("09", N_("`acl-lab run` reports an acldvppMalloc leak at aclrtResetDevice, o
     (N_("The picture descriptions were destroyed before the buffers were freed"),
      N_("A description only points at the buffer; destroying it frees nothing, in any "
         "order.")))
+
+from acl_lab.exercises.quiz import bank_ch10  # noqa: E402,F401  (chapter 10's questions)

@@ -73,7 +73,7 @@ def call(self, *a, **kw):
         return {success}
     except SimError as e:
         rt.last_error, rt.last_code = e.message, e.code      # this thread's
-        return failed(e.code, e.message, a)
+        return failed(e.code, e.message, a, getattr(e, "values", None))
     except MemoryError:
         raise out_of_memory(c) from None
     finally:

@@ -8,11 +8,12 @@ from acl_lab.sim.facade._call import Namespace, acl_call
 from acl_lab.sim.facade.rt_devices import RtDevices
 from acl_lab.sim.facade.rt_kernels import RtKernels
 from acl_lab.sim.facade.rt_memory_extras import RtMemoryExtras
+from acl_lab.sim.facade.rt_memory import RtMemory
 from acl_lab.sim.facade.rt_tasks import RtTasks
 from acl_lab.spec import args
 
 
-class Rt(RtKernels, RtMemoryExtras, RtDevices, RtTasks, Namespace):
+class Rt(RtKernels, RtMemoryExtras, RtMemory, RtDevices, RtTasks, Namespace):
     """acl.rt"""
 
     # ----- devices and contexts ---------------------------------------------------------

@@ -53,15 +53,17 @@ class Prototype(NamedTuple):
         return [_parameter_name(p) for p in _top_level(inside)
                 if p.strip() and p.strip() != "void"]
 
-    def failed(self, code: int, message: str = "", args: tuple = ()):
-        """What the call gives when it fails with ``code`` (``args``: the call's arguments,
-        for a failure shape that depends on them)."""
+    def failed(self, code: int, message: str = "", args: tuple = (), values: tuple | None = None):
+        """What the call gives when it fails with ``code`` (``args``: the call's arguments, for
+        a failure shape that depends on them; ``values``: the refusal's own, where C writes an
+        out-parameter on failure too: aclrtMemcpyBatch's failIndex)."""
         if self.fails == RAISES:
             raise AclLabError(code, message or None) from None
         if not self.names:
             return None
-        values = (self.fails(*args) if callable(self.fails) else self.fails
-                  if self.fails is not None else (0,) * self.values)
+        if values is None:
+            values = (self.fails(*args) if callable(self.fails) else self.fails
+                      if self.fails is not None else (0,) * self.values)
         values = tuple(copy.deepcopy(v) if isinstance(v, (dict, list)) else v
                        for v in values)      # a fresh {} or [] each time
         if not self.has_code:

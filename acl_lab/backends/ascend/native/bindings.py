@@ -28,7 +28,37 @@ _U64 = 1 << 64
 #: aclDataType -> the C type aclCreateScalar reads behind ``void *value`` (acl_base_rt.h
 #: aclDataType; ACL_FLOAT16 and ACL_BF16 are 16-bit patterns)
 #: calls bound by hand below (the rest are read from their declaration)
-SPECIAL = ("nn.create_tensor", "nn.create_scalar")
+SPECIAL = ("nn.create_tensor", "nn.create_scalar", "rt.mem_pool_create", "rt.mem_pool_set_attr",
+           "rt.mem_pool_get_attr", "rt.memcpy_batch", "rt.launch_host_func")
+#: acl_rt.h ``typedef void (*aclrtHostFunc)(void* args);``
+HOST_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+#: aclrtMemPoolAttr values whose value is a uint32_t (the reuse switches); the others are
+#: uint64_t (hicann/runtime docs/zh/api_ref/25-02_Enumerations.md, aclrtMemPoolAttr 枚举项说明)
+POOL_ATTR_U32 = (1, 2, 3)
+
+
+class MemLocation(ctypes.Structure):
+    """acl_rt.h aclrtMemLocation: uint32_t id, aclrtMemLocationType type."""
+    _fields_ = [("id", ctypes.c_uint32), ("type", ctypes.c_int)]
+
+
+class MemPoolProps(ctypes.Structure):
+    """acl_rt_memory_soma.h aclrtMemPoolProps."""
+    _fields_ = [("allocType", ctypes.c_int), ("handleType", ctypes.c_int),
+                ("location", MemLocation), ("maxSize", ctypes.c_size_t),
+                ("reserved", ctypes.c_ubyte * 32)]
+
+
+class MemcpyBatchAttr(ctypes.Structure):
+    """acl_rt.h aclrtMemcpyBatchAttr."""
+    _fields_ = [("dstLoc", MemLocation), ("srcLoc", MemLocation), ("rsv", ctypes.c_uint8 * 16)]
+
+
+def _location(call: str, where: str, value) -> MemLocation:
+    if not isinstance(value, dict):
+        raise TypeError(f"{call}: {where} must be a dict {{'id': ..., 'type': ...}}")
+    return MemLocation(to_c(call, f"{where}.id", ctypes.c_uint32, value["id"]),
+                       to_c(call, f"{where}.type", ctypes.c_int, value["type"]))
 
 
 def _limits(ctype: type) -> tuple[int, int]:
@@ -79,6 +109,7 @@ class Native:
         self.libraries = libraries or Libraries()
         self._resolved: dict[str, object] = {}
         self.scalar_values: dict[int, object] = {}     # aclScalar -> the buffer it was made from
+        self.host_funcs: dict[int, tuple] = {}        # token -> (trampoline, fn, args) alive
 
     def c_function(self, name: str, signature: cdecl.Signature):
         """The ctypes function behind pyACL-shaped ``name``; NativeUnavailable if absent."""
@@ -205,6 +236,83 @@ class Native:
             self.scalar_values[handle] = buffer
         return handle
 
+
+    # ----- the memory calls with a struct or a typed value behind a pointer ----------------
+    def _c(self, name: str):
+        return self.c_function(name, cdecl.read(PROTOTYPES[name].c))
+
+    def _mem_pool_create(self, pool_props):
+        c = "aclrtMemPoolCreate"
+        if not isinstance(pool_props, dict):
+            raise TypeError(f"{c}: pool_props must be a dict")
+        props = MemPoolProps(to_c(c, "allocType", ctypes.c_int, pool_props["allocType"]),
+                             to_c(c, "handleType", ctypes.c_int, pool_props["handleType"]),
+                             _location(c, "location", pool_props["location"]),
+                             to_c(c, "maxSize", ctypes.c_size_t, pool_props["maxSize"]))
+        pool = ctypes.c_void_p()
+        ret = self._c("rt.mem_pool_create")(ctypes.byref(pool), ctypes.addressof(props))
+        return _value(pool.value), ret
+
+    def _attr_cell(self, c: str, attr, value=0):
+        attr = to_c(c, "attr", ctypes.c_int, attr)
+        ctype = ctypes.c_uint32 if attr in POOL_ATTR_U32 else ctypes.c_uint64
+        return attr, ctype(to_c(c, "value", ctype, value))
+
+    def _mem_pool_set_attr(self, mem_pool, attr, value):
+        c = "aclrtMemPoolSetAttr"
+        attr, cell = self._attr_cell(c, attr, value)
+        return self._c("rt.mem_pool_set_attr")(to_c(c, "memPool", ctypes.c_void_p, mem_pool),
+                                               attr, ctypes.addressof(cell))
+
+    def _mem_pool_get_attr(self, mem_pool, attr):
+        c = "aclrtMemPoolGetAttr"
+        attr, cell = self._attr_cell(c, attr)
+        ret = self._c("rt.mem_pool_get_attr")(to_c(c, "memPool", ctypes.c_void_p, mem_pool),
+                                              attr, ctypes.addressof(cell))
+        return cell.value, ret
+
+    def _memcpy_batch(self, dsts, dest_maxs, srcs, sizes, attrs, attrs_indexes):
+        """The lists as C arrays, their counts from their lengths (numBatches: sizes')."""
+        c = "aclrtMemcpyBatch"
+        n, k = len(sizes), len(attrs)
+
+        def array(ctype, name, values):
+            return (ctype * max(len(values), 1))(*(to_c(c, name, ctype, v) for v in values))
+        table = (MemcpyBatchAttr * max(k, 1))(*(
+            MemcpyBatchAttr(_location(c, "dstLoc", a["dstLoc"]), _location(c, "srcLoc",
+                                                                         a["srcLoc"]),
+                            (ctypes.c_uint8 * 16)(*a.get("rsv", ())))
+            for a in attrs))
+        fail = ctypes.c_size_t((1 << 64) - 1)
+        ret = self._c("rt.memcpy_batch")(
+            array(ctypes.c_void_p, "dsts", dsts), array(ctypes.c_size_t, "destMaxs", dest_maxs),
+            array(ctypes.c_void_p, "srcs", srcs), array(ctypes.c_size_t, "sizes", sizes), n,
+            ctypes.addressof(table), array(ctypes.c_size_t, "attrsIndexes", attrs_indexes), k,
+            ctypes.byref(fail))
+        return fail.value, ret
+
+    def _launch_host_func(self, stream, fn, args):
+        """C calls ``fn(args)`` on the runtime's thread when the stream reaches it: a ctypes
+        trampoline, kept alive with the Python function and its argument (C receives a
+        token as ``void *args``; a host function runs once, so its entry goes after)."""
+        c = "aclrtLaunchHostFunc"
+        if not callable(fn):
+            raise TypeError(f"{c}: fn must be a Python function, not {type(fn).__name__}")
+        token = len(self.host_funcs) + 1
+        while token in self.host_funcs:
+            token += 1
+
+        def trampoline(_args):
+            entry = self.host_funcs.pop(token, None)
+            if entry is not None:
+                entry[1](entry[2])
+        self.host_funcs[token] = (HOST_FUNC(trampoline), fn, args)
+        ret = self._c("rt.launch_host_func")(to_c(c, "stream", ctypes.c_void_p, stream),
+                                             ctypes.cast(self.host_funcs[token][0],
+                                                         ctypes.c_void_p), token)
+        if ret != 0:
+            self.host_funcs.pop(token, None)
+        return ret
 
     def _forgetting_scalar(self, destroy):
         def call(*args):

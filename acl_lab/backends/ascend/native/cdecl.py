@@ -15,7 +15,10 @@ name to its width, each entry with the header that defines it:
   aclrtEventRecordedStatus, aclrtStreamStatus, aclrtCallbackBlockType, aclrtLastErrLevel,
   aclmdlRICaptureMode, aclmdlRICaptureStatus;
 - hicann/opbase include/nnopbase/aclnn/acl_meta.h: ``typedef int32_t aclnnStatus;`` and
-  the opaque structs aclTensor, aclScalar, aclOpExecutor.
+  the opaque structs aclTensor, aclScalar, aclOpExecutor;
+- hicann/runtime include/external/acl/acl_rt_memory_soma.h: ``typedef void* aclrtMemPool;``,
+  the enum aclrtMemPoolAttr and the struct aclrtMemPoolProps; acl_rt.h's struct
+  aclrtMemcpyBatchAttr (both laid out by bindings.py, passed behind a pointer).
 
 A C enum is as wide as ``int`` on every ABI CANN supports (aarch64 and x86-64 Linux): 32
 bits. Passing it as a 64-bit value is the bug this table exists to prevent.
@@ -35,13 +38,15 @@ SCALARS: dict[str, type] = {
     **dict.fromkeys(("aclDataType", "aclFormat", "aclrtMemMallocPolicy", "aclrtMemcpyKind",
                      "aclrtMemAttr", "aclrtRunMode", "aclrtEventRecordedStatus",
                      "aclrtStreamStatus", "aclrtCallbackBlockType", "aclrtLastErrLevel",
-                     "aclmdlRICaptureMode", "aclmdlRICaptureStatus"), ctypes.c_int),
+                     "aclmdlRICaptureMode", "aclmdlRICaptureStatus", "aclrtMemPoolAttr"),
+                    ctypes.c_int),
 }
 #: handle typedefs (``typedef void* X``): passed and returned as addresses
-HANDLES = frozenset(("aclrtStream", "aclrtEvent", "aclrtContext", "aclmdlRI", "aclrtTaskGrp"))
+HANDLES = frozenset(("aclrtStream", "aclrtEvent", "aclrtContext", "aclmdlRI", "aclrtTaskGrp",
+                     "aclrtMemPool", "aclrtHostFunc"))   # aclrtHostFunc: a function pointer
 #: opaque structs: only ever behind a pointer
 STRUCTS = frozenset(("void", "aclTensor", "aclScalar", "aclOpExecutor", "aclDataBuffer",
-                     "aclmdlDesc", "aclmdlDataset"))
+                     "aclmdlDesc", "aclmdlDataset", "aclrtMemPoolProps", "aclrtMemcpyBatchAttr"))
 #: what an error-code result is called in the C declaration
 CODES = ("aclError", "aclnnStatus")
 #: parameters the headers mark [IN/OUT]: the value goes in and the new one comes back.
