@@ -7,9 +7,10 @@ virPtr or desc with RT_ERROR_INVALID_VALUE, ACL_ERROR_RT_PARAM_INVALID) and
 aclrtMemGetAccessImpl (NULL virPtr, location or flag: ACL_ERROR_INVALID_PARAM); both then go
 to the driver (NpuDriver::MemSetAccess / MemGetAccess in src/runtime/driver/npu_driver_mem.cc,
 halMemSetAccess / halMemGetAccess), whose refusals are ACL_ERROR_RT_PARAM_INVALID. The rules
-are the docs' (docs/zh/api_ref/11-04_virtual_memory_management.md): virPtr and size repeat a
-mapping's exactly; flags only READWRITE today; locations HOST or DEVICE. A mapping's own
-device gaining access puts it into the address map (copies, memset, views reach it).
+are the docs' (hicann/runtime docs/zh/api_ref/11-04_virtual_memory_management.md): virPtr
+and size repeat a mapping's exactly; flags only READWRITE today; locations HOST or DEVICE.
+A mapping's own device gaining access puts it into the address map (copies, memset and
+views reach it); docs/rules.md#rule-35.
 """
 from __future__ import annotations
 
