@@ -36,6 +36,7 @@ docs/rules.md). docs/call-map.md lists every call that way, with the test that e
     allocators.py   external allocator descriptors registered on streams
     ipc.py          IPC memory by key, both sides in one process
     vmm.py          virtual memory: reserved ranges, physical handles, mappings, sharing
+    vmm_access.py   access rights on a mapping: aclrtMemSetAccess / aclrtMemGetAccess
     host_memory.py  pointer attributes; host memory registered for the device
     mem_pools.py    stream-ordered memory pools: blocks taken and given back in stream order
     batch_copy.py   aclrtMemcpyBatch: many copies, one direction, failIndex

@@ -37,7 +37,7 @@ def attributes(rt, ptr: int) -> dict:
     call = "aclrtPointerGetAttributes"
     if ptr == 0:
         raise SimError(C.ACL_ERROR_INVALID_PARAM, _("{call}: ptr is NULL (0).").format(call=call))
-    block = rt.memory.map.find(ptr)
+    block = rt.memory.map.find(ptr) or rt.vmm.mapping_at(ptr)   # mapped without access too
     if block is None:
         r = rt.vmm.reservation_of(ptr)
         if r is not None:

@@ -63,14 +63,26 @@ class Handle:
 
 
 class Mapped(Alias):
-    """A mapped part of a reserved range: another address of a physical allocation's bytes."""
+    """A mapped part of a reserved range: another address of a physical allocation's bytes.
+    ``access``: (location type, id) -> aclrtMemAccessFlags; aclrtMapMem grants its own
+    device read-write, aclrtMemMapNoAccess nothing (sim/vmm_access.py sets the rest)."""
 
-    __slots__ = ("handle",)
+    __slots__ = ("handle", "access")
 
-    def __init__(self, va: int, handle: Handle):
+    def __init__(self, va: int, handle: Handle, access: bool = True):
         physical = handle.physical
         super().__init__(va, physical.block, 0, physical.size, {})
         self.api, self.device, self.handle = "map_mem", handle.device, handle
+        self.access = {self.own: C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE} if access else {}
+
+    @property
+    def own(self) -> tuple[int, int]:
+        return C.ACL_MEM_LOCATION_TYPE_DEVICE, self.handle.device
+
+    @property
+    def reachable(self) -> bool:
+        """Its device may touch it: only then is it in the address map."""
+        return self.own in self.access
 
     def alive(self) -> bool:
         return True          # unmapped explicitly (or at a device reset), never by itself
@@ -296,6 +308,16 @@ class VirtualMemory:
         r = self.reservation_of(va)
         if r is None:
             return None
+        m = self.mapping_at(va)
+        if m is not None:       # a device fault on hardware, found when the stream runs
+            return acl_lab_check(_(
+                "{call}: {what} 0x{va:x} is in the mapping at 0x{start:x}, made without "
+                "access (acl.rt.mem_map_no_access): device {device} has no page table for it "
+                "yet. Grant access first: acl.rt.mem_set_access(0x{start:x}, {size}, "
+                "[{{'flags': ACL_RT_MEM_ACCESS_FLAGS_READWRITE, 'location': {{'id': {device}, "
+                "'type': ACL_MEM_LOCATION_TYPE_DEVICE}}}}]).").format(
+                    call=call, what=what, va=va, start=m.ptr, device=m.handle.device,
+                    size=m.size))
         return _("{call}: {what} 0x{va:x} is inside reserved range 0x{start:x} ({size} B), "
                  "but nothing is mapped there: reserving takes addresses, not memory. Map "
                  "physical memory first (acl.rt.malloc_physical, then acl.rt.map_mem).").format(
@@ -303,6 +325,11 @@ class VirtualMemory:
 
     def reservation_of(self, va: int) -> Reservation | None:
         return next((r for r in self.reservations.values() if r.va <= va < r.end), None)
+
+    def mapping_at(self, va: int) -> Mapped | None:
+        """The mapping holding ``va``, with access or without."""
+        r = self.reservation_of(va)
+        return next((m for m in r.mappings.values() if m.ptr <= va < m.end), None) if r else None
 
     # ----- physical memory --------------------------------------------------------------
     def malloc_physical(self, size: int, prop, flags: int) -> int:
@@ -393,8 +420,10 @@ class VirtualMemory:
         block.pool.storage.forget(block.ptr - block.pool.base, block.footprint)
 
     # ----- mapping ------------------------------------------------------------------------
-    def map(self, va: int, size: int, offset: int, number: int, flags: int) -> None:
-        call = "aclrtMapMem"
+    def map(self, va: int, size: int, offset: int, number: int, flags: int,
+            call: str = "aclrtMapMem") -> None:
+        """aclrtMapMem; aclrtMemMapNoAccess (the same checks in memory.cpp's Impl and the
+        driver) maps without access: nothing reaches it until aclrtMemSetAccess."""
         if va == 0:
             raise _null(call, "virPtr")
         if number == 0:
@@ -406,18 +435,18 @@ class VirtualMemory:
         self.supported(call)
         h = self.handle(call, number)
         self._check_map(call, va, size, offset, h)
-        m, r = Mapped(va, h), self.reservation_of(va)
+        m, r = Mapped(va, h, access=call == "aclrtMapMem"), self.reservation_of(va)
         r.mappings[va] = m
         h.physical.mappings.append(m)
-        self._rejoin(r, _("remapped"))
+        self.rejoin(r, _("remapped"))
 
-    def _rejoin(self, r: Reservation, why: str) -> None:
+    def rejoin(self, r: Reservation, why: str) -> None:
         """The address map's blocks of ``r``: one Run per stretch of adjacent mappings."""
         memory_map = self.rt.memory.map
         for run in r.runs:
             memory_map.drop(run, why)
         r.runs, pieces = [], []
-        for m in sorted(r.mappings.values(), key=lambda m: m.ptr):
+        for m in sorted((m for m in r.mappings.values() if m.reachable), key=lambda m: m.ptr):
             if pieces and pieces[-1].end != m.ptr:
                 r.runs.append(Run(pieces))
                 pieces = []
@@ -484,7 +513,7 @@ class VirtualMemory:
 
     def _drop(self, m: Mapped, r: Reservation, why: str) -> None:
         del r.mappings[m.ptr]
-        self._rejoin(r, why)
+        self.rejoin(r, why)
         physical = m.handle.physical
         physical.mappings.remove(m)
         self._maybe_release(physical)
@@ -575,7 +604,10 @@ class VirtualMemory:
             "reservations": [
                 {"va": r.va, "size": r.size,
                  "mappings": [{"va": m.ptr, "size": m.size, "handle": m.handle.number,
-                               "device": m.handle.device} for m in
+                               "device": m.handle.device, "access": [
+                                   {"type": kind, "id": ident, "flags": flags}
+                                   for (kind, ident), flags in sorted(m.access.items())]}
+                              for m in
                               sorted(r.mappings.values(), key=lambda m: m.ptr)]}
                 for r in sorted(self.reservations.values(), key=lambda r: r.va)],
             "physical": [

@@ -117,3 +117,70 @@ def device_location(call: str, p: Prop, device_count: int) -> int:
             "{call}: location.id {device} is not a device of this board (0 to {last})."
         ).format(call=call, device=p.location_id, last=device_count - 1))
     return p.location_id
+
+
+# ----- access rights on a mapping (aclrtMemSetAccess / aclrtMemGetAccess) -----------------
+#: where an access right applies: (aclrtMemLocationType, id); a host location's id is 0
+Where = tuple[int, int]
+
+
+def read_location(call: str, name: str, location) -> tuple[int, int]:
+    """An aclrtMemLocation from its dict {"id", "type"}: TypeError / KeyError as for prop."""
+    if not isinstance(location, dict):
+        raise TypeError(f"{call}: {name} must be a dict {{'id': ..., 'type': ...}}")
+    missing = [k for k in ("id", "type") if k not in location]
+    if missing:
+        raise KeyError(f"{call}: {name} has no {', '.join(missing)} (keys: id, type)")
+    return (as_int(call, f"{name}.type", location["type"]),
+            as_int(call, f"{name}.id", location["id"]))
+
+
+def read_access_descs(call: str, desc) -> list[tuple[int, int, int]]:
+    """aclrtMemAccessDesc entries from a list of dicts {"flags", "location": {"id", "type"}}
+    (count is the list's length): (flags, location type, location id) each."""
+    if not isinstance(desc, (list, tuple)):
+        raise TypeError(f"{call}: desc must be a list of dicts {{'flags': ..., 'location': "
+                        f"{{'id': ..., 'type': ...}}}}, not {type(desc).__name__}")
+    out = []
+    for i, d in enumerate(desc):
+        if not isinstance(d, dict) or "flags" not in d or "location" not in d:
+            raise TypeError(f"{call}: desc[{i}] must be a dict with 'flags' and 'location'")
+        out.append((as_int(call, f"desc[{i}].flags", d["flags"]),
+                    *read_location(call, f"desc[{i}].location", d["location"])))
+    return out
+
+
+def location_refusal(call: str, kind: int, ident: int, device_count: int) -> str | None:
+    """Why the driver refuses a location (hicann/runtime docs/zh/api_ref/
+    11-04_virtual_memory_management.md, aclrtMemGetAccess, and 25-04_Structs.md,
+    aclrtMemAccessDesc: only ACL_MEM_LOCATION_TYPE_HOST or _DEVICE; a device id of the board)."""
+    if kind not in (C.ACL_MEM_LOCATION_TYPE_HOST, C.ACL_MEM_LOCATION_TYPE_DEVICE):
+        return _("{call}: location type {kind} is not supported; use "
+                 "ACL_MEM_LOCATION_TYPE_DEVICE (1) or ACL_MEM_LOCATION_TYPE_HOST (0).").format(
+                     call=call, kind=C.MEM_LOCATION_TYPE_NAMES.get(kind, kind))
+    if kind == C.ACL_MEM_LOCATION_TYPE_DEVICE and not 0 <= ident < device_count:
+        return _("{call}: location.id {device} is not a device of this board (0 to {last})."
+                 ).format(call=call, device=ident, last=device_count - 1)
+    return None
+
+
+def access_refusal(call: str, descs: list[tuple[int, int, int]], device_count: int
+                   ) -> str | None:
+    """Why aclrtMemSetAccess's descriptors are refused: an empty list; flags other than
+    ACL_RT_MEM_ACCESS_FLAGS_READWRITE, the only value the runtime supports today
+    (25-04_Structs.md, aclrtMemAccessDesc.flags: "当前仅支持ACL_RT_MEM_ACCESS_FLAGS_READWRITE");
+    a location the driver does not take."""
+    if not descs:
+        return _("{call}: the desc list is empty; give at least one "
+                 "{{'flags': ACL_RT_MEM_ACCESS_FLAGS_READWRITE, 'location': {{'id': device, "
+                 "'type': ACL_MEM_LOCATION_TYPE_DEVICE}}}}.").format(call=call)
+    for i, (flags, kind, ident) in enumerate(descs):
+        if flags != C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE:
+            return _("{call}: desc[{i}].flags is {flags}; the runtime supports only "
+                     "ACL_RT_MEM_ACCESS_FLAGS_READWRITE (3) today (READ and NONE are declared "
+                     "in acl_rt.h but not supported). To take access away, unmap the range."
+                     ).format(call=call, i=i, flags=flags)
+        why = location_refusal(call, kind, ident, device_count)
+        if why:
+            return why
+    return None

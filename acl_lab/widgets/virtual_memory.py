@@ -6,7 +6,8 @@ its mapped parts at least a few pixels wide); each piece of physical memory gets
 and a colour, used wherever it is mapped, so one handle mapped twice shows as the same
 letter in two places. Below, one line per piece of physical memory: its handles, size,
 pool, where it is mapped, whether it is exported and whether aclrtFreePhysical came while
-it was still mapped (its pages stay until the last unmap). Everything comes from
+it was still mapped (its pages stay until the last unmap). A mapping its device may not
+touch yet (aclrtMemMapNoAccess before aclrtMemSetAccess) is drawn faded. Everything comes from
 ``acl_lab.snapshot()["virtual_memory"]``, as of the last look.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import string
 import ipywidgets as widgets
 
 import acl_lab
-
+from acl_lab import constants as C
 from acl_lab.i18n import N_, _, join_list, pgettext
 from acl_lab.widgets._base import GONE, SceneView, device_open, generation
 from acl_lab.widgets._svg import COLORS, MUTED, Svg, format_bytes, message, text_width
@@ -28,6 +29,7 @@ PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#d
            "#8c8c8c", "#ccb974", "#64b5cd")
 MAX_RANGES = 12          # ranges drawn; the rest are counted
 DEFERRED = "#c44e52"     # the outline of a mapping whose physical memory was freed
+NO_ACCESS_OPACITY = 0.3  # a mapping without its device's access: faded
 
 
 def letter(i: int) -> str:
@@ -99,6 +101,14 @@ def _physical_line(i: int, p: dict) -> str:
     return pgettext("clause separator", "; ").join(parts)
 
 
+def _reachable(m: dict) -> bool:
+    """Its own device has access (aclrtMapMem, or aclrtMemSetAccess after
+    aclrtMemMapNoAccess)."""
+    own = {"type": C.ACL_MEM_LOCATION_TYPE_DEVICE, "id": m["device"],
+           "flags": C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE}
+    return own in m.get("access", ())
+
+
 def draw(reservations: list[dict], physical: list[dict], names: dict, note: str) -> str:
     title = _(TITLE)
     if not reservations and not physical:
@@ -109,7 +119,7 @@ def draw(reservations: list[dict], physical: list[dict], names: dict, note: str)
                 *(text_width(t, 10.5) + 36 for t in lines + [note]))
     svg = Svg(width, 0)
     svg.text(8, 18, title, size=12, weight="bold")
-    y = 32
+    y, faded = 32, False
     for r in reservations[:MAX_RANGES]:
         granules = max(r["size"] // GRANULE, 1)
         scale = BAR_W / r["size"]
@@ -124,22 +134,30 @@ def draw(reservations: list[dict], physical: list[dict], names: dict, note: str)
         for m in r["mappings"]:
             name, color, deferred = names.get(m["va"], ("?", MUTED, False))
             x, w = LEFT + (m["va"] - r["va"]) * scale, max(m["size"] * scale, 4)
+            title = _("0x{va:x}: {size} mapped to {name} (handle 0x{h:x})").format(
+                va=m["va"], size=format_bytes(m["size"]), name=name, h=m["handle"])
+            reachable = _reachable(m)
+            if not reachable:
+                faded = True
+                title = pgettext("clause separator", "; ").join(
+                    [title, _("no access yet: copies are refused until acl.rt.mem_set_access")])
             svg.rect(x, y + 2, w, ROW - 12, color, stroke=DEFERRED if deferred else None,
-                     stroke_width=2.5, dash="4,2" if deferred else None, title=_(
-                "0x{va:x}: {size} mapped to {name} (handle 0x{h:x})").format(
-                    va=m["va"], size=format_bytes(m["size"]), name=name, h=m["handle"]))
+                     stroke_width=2.5, dash="4,2" if deferred else None, title=title,
+                     opacity=None if reachable else NO_ACCESS_OPACITY)
             if w >= 14:
-                svg.text(x + w / 2, y + 17, name, size=10.5, anchor="middle", fill="#ffffff",
-                         weight="bold")
+                svg.text(x + w / 2, y + 17, name, size=10.5, anchor="middle",
+                         fill="#ffffff" if reachable else MUTED, weight="bold")
         y += ROW
     if len(reservations) > MAX_RANGES:
         svg.text(LEFT, y + 8, _("... and {n} more range(s)").format(
             n=len(reservations) - MAX_RANGES), size=10, fill=MUTED, italic=True)
         y += 16
-    y += svg.legend(8, y + 4, [(COLORS["free"], _("reserved, not mapped")),
-                               (PALETTE[0], _("mapped (one letter per physical allocation)")),
-                               (DEFERRED, _("freed, its pages kept until the unmap"))],
-                    width=width - 16) + 10
+    legend = [(COLORS["free"], _("reserved, not mapped")),
+              (PALETTE[0], _("mapped (one letter per physical allocation)")),
+              (DEFERRED, _("freed, its pages kept until the unmap"))]
+    if faded:
+        legend.append(("#c9d5e7", _("faded: mapped without access (mem_map_no_access)")))
+    y += svg.legend(8, y + 4, legend, width=width - 16) + 10
     for i, text in enumerate(lines):
         svg.rect(8, y, 11, 11, PALETTE[i % len(PALETTE)])
         svg.text(24, y + 9.5, text, size=10.5)

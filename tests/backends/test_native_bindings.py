@@ -277,3 +277,28 @@ def test_a_host_function_reaches_c_as_a_function_pointer_and_runs(native, log):
     assert call["args"] == (1, 8)
     with pytest.raises(TypeError):
         native.rt.launch_host_func(BIG, 5, None)
+
+
+def test_access_rights_on_mapped_memory_reach_c_at_their_width_and_values(native, log):
+    """aclrtMemMapNoAccess, aclrtMemSetAccess, aclrtMemGetAccess (not in pyACL): the desc
+    list goes to C as an array of 24-byte aclrtMemAccessDesc with its count, the location
+    behind a pointer, the flag back as a uint64_t; handles and addresses above 4 GiB."""
+    rt = native.rt
+    dev1 = {"id": 1, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}
+    host = {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_HOST}
+    assert rt.mem_map_no_access(BIG, HUGE, 0, BIG + 0x40, 0) == 0
+    rw = C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE
+    assert rt.mem_set_access(BIG, HUGE, [{"flags": rw, "location": dev1},
+                                         {"flags": rw, "location": host}]) == 0
+    assert rt.mem_get_access(BIG, dev1) == (rw, 0)
+    mapped, = calls(log, "aclrtMemMapNoAccess")
+    assert mapped.values() == {"virPtr": BIG, "size": HUGE, "offset": 0, "handle": BIG + 0x40,
+                               "flags": 0}
+    granted, = calls(log, "aclrtMemSetAccess")
+    assert granted["desc"] == ("3@1:1,3@0:0", 24) and granted["count"] == (2, 8)
+    assert granted["virPtr"] == (BIG, 8) and granted["size"] == (HUGE, 8)
+    asked, = calls(log, "aclrtMemGetAccess")
+    assert asked["location"] == ("1:1", 8) and asked["flag"] == ("&", 8)
+    assert _widths_match([mapped]) == []
+    with pytest.raises(TypeError):
+        rt.mem_set_access(BIG, HUGE, {"flags": rw, "location": dev1})

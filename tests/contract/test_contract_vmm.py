@@ -1,5 +1,5 @@
 """Virtual memory management, pointer attributes and host registration (issue 32, chapter 10;
-docs/rules.md rule 29, rule 30, rule 31, rule 32, rule 33, rule 34).
+docs/rules.md rule 29, rule 30, rule 31, rule 32, rule 33, rule 34, rule 35).
 
 Compared: return codes (each rule's), the bytes a mapped address shows (one handle mapped
 twice shows the same bytes), the direction get_mem_info moves (physical memory only), and
@@ -407,3 +407,81 @@ def test_a_host_function_runs_in_stream_order(acl, refused):
     for s in (stream, other):
         assert acl.rt.destroy_stream(s) == 0
     assert acl.rt.free(dev) == 0
+
+
+def test_access_rights_map_without_access_then_grant(vmm, refused):
+    """aclrtMemMapNoAccess maps with no access: every copy, memset or view of the range is
+    refused until aclrtMemSetAccess grants the device READWRITE (the only flag supported);
+    aclrtMemGetAccess tells a location's flags (rule 35). Refusals change nothing."""
+    acl, g = vmm, 2 * MiB
+    dev0 = {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}
+    host = {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_HOST}
+    rw = C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE
+    va, _ = acl.rt.reserve_mem_address(2 * g, 0, 0, 0)
+    handle, _ = acl.rt.malloc_physical(g, _prop(), 0)
+    other, _ = acl.rt.malloc_physical(g, _prop(), 0)
+    refused(acl.rt.mem_map_no_access(va, 0, 0, handle, 0), C.ACL_ERROR_INVALID_PARAM)
+    refused(acl.rt.mem_map_no_access(va, g, 0, handle, 1), C.ACL_ERROR_INVALID_PARAM)
+    refused(acl.rt.mem_map_no_access(va, 2 * g, 0, handle, 0), C.ACL_ERROR_RT_PARAM_INVALID)
+    assert acl.rt.mem_map_no_access(va, g, 0, handle, 0) == 0
+    refused(acl.rt.map_mem(va, g, 0, other, 0), C.ACL_ERROR_RT_PARAM_INVALID)  # mapped once
+    assert acl.rt.mem_get_access(va, dev0) == (C.ACL_RT_MEM_ACCESS_FLAGS_NONE, 0)
+    assert acl.rt.pointer_get_attributes(va)[0]["location"] == dev0
+    before = _state(acl)
+    array = np.zeros(64, np.uint8)
+    refused(acl.rt.memcpy(va, 64, acl.util.numpy_to_ptr(array), 64, H2D),
+            C.ACL_ERROR_RT_PARAM_INVALID)
+    refused(acl.rt.memcpy(acl.util.numpy_to_ptr(array), 64, va + 64, 64, D2H),
+            C.ACL_ERROR_RT_PARAM_INVALID)
+    refused(acl.rt.memset(va, 64, 1, 64), C.ACL_ERROR_RT_PARAM_INVALID)
+    for args, code in [
+        ((0, g, [{"flags": rw, "location": dev0}]), C.ACL_ERROR_RT_PARAM_INVALID),  # NULL
+        ((va, g, []), C.ACL_ERROR_RT_PARAM_INVALID),                            # no desc
+        ((va, g // 2, [{"flags": rw, "location": dev0}]), C.ACL_ERROR_RT_PARAM_INVALID),
+        ((va + g, g, [{"flags": rw, "location": dev0}]), C.ACL_ERROR_RT_PARAM_INVALID),
+        ((va, g, [{"flags": C.ACL_RT_MEM_ACCESS_FLAGS_READ, "location": dev0}]),
+         C.ACL_ERROR_RT_PARAM_INVALID),                              # READWRITE only
+        ((va, g, [{"flags": rw, "location": {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_MANAGED}}]),
+         C.ACL_ERROR_RT_PARAM_INVALID),
+        ((va, g, [{"flags": rw, "location": {"id": 64, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}}]),
+         C.ACL_ERROR_RT_PARAM_INVALID),
+    ]:
+        refused(acl.rt.mem_set_access(*args), code)
+        assert _state(acl) == before, args
+    for ptr, where, code in [(0, dev0, C.ACL_ERROR_INVALID_PARAM),
+                             (va + 4096, dev0, C.ACL_ERROR_RT_PARAM_INVALID),   # not a start
+                             (va, {"id": 0, "type": 3}, C.ACL_ERROR_RT_PARAM_INVALID)]:
+        flags, ret = acl.rt.mem_get_access(ptr, where)
+        refused(ret, code)
+        assert flags == 0
+    with pytest.raises(TypeError):
+        acl.rt.mem_set_access(va, g, {"flags": rw, "location": dev0})
+    with pytest.raises(KeyError):
+        acl.rt.mem_get_access(va, {"type": 1})
+    assert _state(acl) == before
+    assert acl.rt.mem_set_access(va, g, [{"flags": rw, "location": dev0}]) == 0
+    assert acl.rt.mem_get_access(va, dev0) == (rw, 0)
+    assert acl.rt.mem_get_access(va, host) == (C.ACL_RT_MEM_ACCESS_FLAGS_NONE, 0)
+    _to_device(acl, va, np.arange(64, dtype=np.uint8))
+    assert (_from_device(acl, va, 64) == np.arange(64)).all()
+    assert acl.rt.map_mem(va + g, g, 0, other, 0) == 0           # map_mem grants access
+    assert acl.rt.mem_get_access(va + g, dev0) == (rw, 0)
+    assert acl.rt.memset(va + g, 64, 5, 64) == 0
+    assert (_from_device(acl, va + g, 64) == 5).all()
+    assert acl.rt.unmap_mem(va) == 0 and acl.rt.unmap_mem(va + g) == 0
+    refused(acl.rt.mem_get_access(va, dev0)[1], C.ACL_ERROR_RT_PARAM_INVALID)  # unmapped
+    assert acl.rt.free_physical(handle) == 0 and acl.rt.free_physical(other) == 0
+    assert acl.rt.release_mem_address(va) == 0
+
+
+def test_a_range_mapped_without_access_can_be_unmapped_and_freed(vmm):
+    acl, g = vmm, 2 * MiB
+    free0 = acl.rt.get_mem_info(C.ACL_HBM_MEM)[0]
+    va, _ = acl.rt.reserve_mem_address(g, 0, 0, 0)
+    handle, _ = acl.rt.malloc_physical(g, _prop(), 0)
+    assert acl.rt.mem_map_no_access(va, g, 0, handle, 0) == 0
+    assert acl.rt.free_physical(handle) == 0                     # deferred, as for map_mem
+    assert acl.rt.get_mem_info(C.ACL_HBM_MEM)[0] == free0 - g
+    assert acl.rt.unmap_mem(va) == 0
+    assert acl.rt.get_mem_info(C.ACL_HBM_MEM)[0] == free0
+    assert acl.rt.release_mem_address(va) == 0

@@ -9,7 +9,9 @@
  *   hicann/runtime include/external/acl/acl_rt_memory_soma.h   aclrtMemPool, aclrtMemPoolAttr,
  *                                                       aclrtMemPoolProps, aclrtMemPool* calls
  *   hicann/runtime include/external/acl/acl_rt.h       aclrtMemLocation, aclrtMemcpyBatchAttr,
- *                                                       aclrtMemcpyBatch
+ *                                                       aclrtMemcpyBatch, aclrtDrvMemHandle,
+ *                                                       aclrtMemAccessFlags, aclrtMemAccessDesc,
+ *                                                       aclrtMemMapNoAccess, aclrtMem*Access
  *   hicann/opbase include/nnopbase/aclnn/acl_meta.h    aclnnStatus, aclTensor, aclScalar,
  *                                                       aclOpExecutor, aclCreateTensor, ...
  *   aclnn_add.h, aclnn_mul.h, aclnn_copy.h (hicann/ops-math)   the two-phase operators
@@ -292,6 +294,44 @@ EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *
     BEGIN("aclrtLaunchHostFunc"); PTR("stream", stream); PTR("fn", fn); PTR("args", args);
     END();
     fn(args);                       /* the stream reaches it at once: the double runs it now */
+    return 0;
+}
+
+/* ----- acl_rt.h: access rights on mapped virtual memory -------------------------------- */
+typedef void *aclrtDrvMemHandle;
+typedef enum { ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0, ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+               ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3 } aclrtMemAccessFlags;
+typedef struct {
+    aclrtMemAccessFlags flags;
+    aclrtMemLocation location;
+    uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+EXPORT aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset,
+                                    aclrtDrvMemHandle handle, uint64_t flags) {
+    BEGIN("aclrtMemMapNoAccess"); PTR("virPtr", virPtr); UINT("size", size);
+    UINT("offset", offset); PTR("handle", handle); UINT("flags", flags); END();
+    return 0;
+}
+
+EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc,
+                                  size_t count) {
+    BEGIN("aclrtMemSetAccess"); PTR("virPtr", virPtr); UINT("size", size);
+    fprintf(log_file(), " desc=");                        /* flags@id:type, ... */
+    for (size_t i = 0; i < count; i++)
+        fprintf(log_file(), "%s%d@%u:%d", i ? "," : "", (int)desc[i].flags,
+                desc[i].location.id, (int)desc[i].location.type);
+    fprintf(log_file(), "/%zu", sizeof(*desc));
+    UINT("count", count); END();
+    return 0;
+}
+
+EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag) {
+    BEGIN("aclrtMemGetAccess"); PTR("virPtr", virPtr);
+    fprintf(log_file(), " location=%u:%d/%zu", location->id, (int)location->type,
+            sizeof(*location));
+    OUT("flag", flag); END();
+    *flag = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
     return 0;
 }
 

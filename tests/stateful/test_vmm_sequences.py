@@ -4,7 +4,9 @@ granule-aligned slot of a reserved range with a live handle; free_physical of a 
 is deferred until its last unmap; a range with mappings cannot be released; bytes written
 through one mapping are read through every mapping of the same physical memory; the books
 balance (get_mem_info's huge pages move with physical memory only, normal pages with
-aclrtMalloc only, and come back in full); a refused call changes nothing."""
+aclrtMalloc only, and come back in full); a mapping made without access (aclrtMemMapNoAccess)
+refuses copies until aclrtMemSetAccess grants the device access, and aclrtMemGetAccess says
+which it is (rule 35); a refused call changes nothing."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,6 +21,8 @@ G = 2 << 20
 PROP = {"handleType": 0, "allocationType": 0, "memAttr": C.ACL_HBM_MEM_HUGE,
         "location": {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}, "reserve": 0}
 picks = st.integers(0, 1000)
+DEV0 = {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}
+RW, NONE = C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE, C.ACL_RT_MEM_ACCESS_FLAGS_NONE
 
 
 class Physical:
@@ -37,6 +41,7 @@ class VirtualMemorySequences(RuleBasedStateMachine):
         self.ranges: dict[int, int] = {}          # va -> granules
         self.handles: dict[int, Physical] = {}    # live handle -> its memory
         self.maps: dict[int, Physical] = {}       # mapped va -> its memory
+        self.no_access: set[int] = set()          # mapped va the device may not touch yet
         self.physicals: list[Physical] = []       # memory that still holds pages
         self.mallocs: list[int] = []
 
@@ -99,17 +104,27 @@ class VirtualMemorySequences(RuleBasedStateMachine):
         self.drop_if_gone(p)
 
     @precondition(lambda self: self.ranges and self.handles)
-    @rule(pick=picks, slot=st.integers(0, 4), which=picks)
-    def map(self, pick, slot, which):
+    @rule(pick=picks, slot=st.integers(0, 4), which=picks, granted=st.booleans())
+    def map(self, pick, slot, which, granted):
         va = sorted(self.ranges)[pick % len(self.ranges)]
         handle = sorted(self.handles)[which % len(self.handles)]
         at = va + slot * G         # past its range's end: maybe in the next range
         ok = self.range_of(at) is not None and at not in self.maps
         before = acl_lab.snapshot()
-        self.expect(self.acl.rt.map_mem(at, G, 0, handle, 0), OK if ok else INVALID, before)
+        call = self.acl.rt.map_mem if granted else self.acl.rt.mem_map_no_access
+        self.expect(call(at, G, 0, handle, 0), OK if ok else INVALID, before)
         if ok:
             p = self.maps[at] = self.handles[handle]
             p.maps += 1
+            if not granted:
+                self.no_access.add(at)
+
+    @precondition(lambda self: self.maps)
+    @rule(pick=picks)
+    def set_access(self, pick):
+        at = sorted(self.maps)[pick % len(self.maps)]
+        assert self.acl.rt.mem_set_access(at, G, [{"flags": RW, "location": DEV0}]) == OK
+        self.no_access.discard(at)
 
     @precondition(lambda self: self.maps)
     @rule(pick=picks)
@@ -117,6 +132,7 @@ class VirtualMemorySequences(RuleBasedStateMachine):
         at = sorted(self.maps)[pick % len(self.maps)]
         assert self.acl.rt.unmap_mem(at) == OK
         p = self.maps.pop(at)
+        self.no_access.discard(at)
         p.maps -= 1
         self.drop_if_gone(p)
 
@@ -125,8 +141,12 @@ class VirtualMemorySequences(RuleBasedStateMachine):
     def write_through_a_mapping(self, pick, value):
         at = sorted(self.maps)[pick % len(self.maps)]
         _array, ptr = self.host(16, value)
-        assert self.acl.rt.memcpy(at, 16, ptr, 16, C.ACL_MEMCPY_HOST_TO_DEVICE) == OK
-        self.maps[at].value = value
+        before = acl_lab.snapshot()
+        refused = at in self.no_access
+        self.expect(self.acl.rt.memcpy(at, 16, ptr, 16, C.ACL_MEMCPY_HOST_TO_DEVICE),
+                    INVALID if refused else OK, before)
+        if not refused:
+            self.maps[at].value = value
 
     @rule(pick=picks, slot=st.integers(0, 4))
     def copy_into_an_unmapped_slot(self, pick, slot):
@@ -152,7 +172,8 @@ class VirtualMemorySequences(RuleBasedStateMachine):
         if not self.mallocs:
             return
         ptr = self.mallocs.pop(pick % len(self.mallocs))
-        written = [(at, p) for at, p in sorted(self.maps.items()) if p.value is not None]
+        written = [(at, p) for at, p in sorted(self.maps.items())
+                   if p.value is not None and at not in self.no_access]
         if written:
             at, p = written[pick % len(written)]
             assert self.acl.rt.memcpy(ptr, 1, at, 1, C.ACL_MEMCPY_DEVICE_TO_DEVICE) == OK
@@ -166,7 +187,9 @@ class VirtualMemorySequences(RuleBasedStateMachine):
         if not hasattr(self, "maps"):
             return
         for at, p in self.maps.items():
-            if p.value is not None:
+            flags, ret = self.acl.rt.mem_get_access(at, DEV0)
+            assert ret == OK and flags == (NONE if at in self.no_access else RW)
+            if p.value is not None and at not in self.no_access:
                 out, host = self.host(16)
                 assert self.acl.rt.memcpy(host, 16, at, 16, C.ACL_MEMCPY_DEVICE_TO_HOST) == OK
                 assert (out == p.value).all()

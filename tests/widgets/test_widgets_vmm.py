@@ -64,3 +64,20 @@ def test_the_view_in_chinese(chinese, acl):  # noqa: F811 - the fixture
     view = VirtualMemoryView()
     assert_chinese(view, "虚拟内存：预留的地址范围", "已预留，未映射", "共享",
                    "已释放：最后一次取消映射时内存页才归还", "VirtualMemoryView：2 段地址范围")
+
+
+def test_a_mapping_without_access_is_faded_until_granted(acl):
+    va, _ = acl.rt.reserve_mem_address(2 * G, 0, 0, 0)
+    h, _ = acl.rt.malloc_physical(G, PROP, 0)
+    assert acl.rt.mem_map_no_access(va + G, G, 0, h, 0) == 0
+    view = VirtualMemoryView()
+    svg = view.svg()
+    assert 'fill-opacity="0.3"' in svg and "no access yet" in svg
+    assert "faded: mapped without access (mem_map_no_access)" in svg_texts(svg)
+    assert _overflow(svg) == []
+    desc = [{"flags": C.ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+             "location": {"id": 0, "type": C.ACL_MEM_LOCATION_TYPE_DEVICE}}]
+    assert acl.rt.mem_set_access(va + G, G, desc) == 0
+    assert view.svg() == svg                             # the moment of its cell
+    view.refresh()
+    assert "fill-opacity" not in view.svg() and "no access yet" not in view.svg()

@@ -2,7 +2,9 @@
 addressable passes its pointer checks like aclrtMalloc's: a range aclrtMapMem mapped (until
 aclrtUnmapMem), the device address aclrtHostRegister gave host memory (until
 aclrtHostUnregister) and a block of a stream-ordered pool (until aclrtMemPoolFreeAsync). A reserved range holds no memory: the guard refuses copies into it
-until it is mapped, as the runtime does (sim/vmm.py)."""
+until it is mapped, as the runtime does (sim/vmm.py); a range aclrtMemMapNoAccess mapped
+joins only when aclrtMemSetAccess grants the current device access (sim/vmm_access.py): until
+then the device would fault on it."""
 from __future__ import annotations
 
 from acl_lab import constants as C
@@ -13,9 +15,12 @@ class VmmWatch:
     def __init__(self, guard, entry):
         self.guard, self.entry = guard, entry     # entry: the guard's Entry class
         self.registered: dict[int, int] = {}      # host address -> its device address
+        self.no_access: dict[int, int] = {}       # mapped without access: address -> size
 
     def hooks(self) -> dict[str, tuple]:
         return {"map_mem": (None, self._note_map), "unmap_mem": (None, self._note_unmap),
+                "mem_map_no_access": (None, self._note_map_no_access),
+                "mem_set_access": (None, self._note_set_access),
                 "host_register": (None, self._note_register),
                 "host_get_device_pointer": (None, self._note_device_pointer),
                 "mem_pool_malloc_async": (None, self._note_pool_block),
@@ -35,8 +40,20 @@ class VmmWatch:
         if ret == C.ACL_SUCCESS:
             self._add(vir_ptr, size, "map_mem")
 
+    def _note_map_no_access(self, ret, vir_ptr, size, *_rest):
+        if ret == C.ACL_SUCCESS:
+            self.no_access[vir_ptr] = size
+
+    def _note_set_access(self, ret, vir_ptr, _size, desc):
+        device = self.guard._current_device()
+        if ret == C.ACL_SUCCESS and vir_ptr in self.no_access and any(
+                (d["location"]["type"], d["location"]["id"]) ==
+                (C.ACL_MEM_LOCATION_TYPE_DEVICE, device) for d in desc):
+            self._add(vir_ptr, self.no_access.pop(vir_ptr), "map_mem")
+
     def _note_unmap(self, ret, vir_ptr):
         if ret == C.ACL_SUCCESS:
+            self.no_access.pop(vir_ptr, None)
             self._drop(vir_ptr, _("unmapped by {call}").format(call="aclrtUnmapMem"))
 
     def _note_register(self, result, ptr, size, *_rest):

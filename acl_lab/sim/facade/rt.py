@@ -10,10 +10,11 @@ from acl_lab.sim.facade.rt_kernels import RtKernels
 from acl_lab.sim.facade.rt_memory_extras import RtMemoryExtras
 from acl_lab.sim.facade.rt_memory import RtMemory
 from acl_lab.sim.facade.rt_tasks import RtTasks
+from acl_lab.sim.facade.rt_vmm_access import RtVmmAccess
 from acl_lab.spec import args
 
 
-class Rt(RtKernels, RtMemoryExtras, RtMemory, RtDevices, RtTasks, Namespace):
+class Rt(RtKernels, RtMemoryExtras, RtMemory, RtVmmAccess, RtDevices, RtTasks, Namespace):
     """acl.rt"""
 
     # ----- devices and contexts ---------------------------------------------------------

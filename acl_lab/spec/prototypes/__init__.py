@@ -29,7 +29,7 @@ from acl_lab.spec.prototypes import blas, op_extras, rt_kernels, rt_memory_extra
 from acl_lab.spec.prototypes import rt_devices, rt_tasks, top_more
 from acl_lab.spec.prototypes import (mdl_aipp, mdl_config, mdl_dynamic, media_channels,
                                      media_vpc, prof)
-from acl_lab.spec.prototypes import rt_memory
+from acl_lab.spec.prototypes import rt_memory, rt_vmm_access
 from acl_lab.spec.prototypes.row import NEVER, Prototype
 
 #: facade name ("rt.malloc"; "" namespace for top-level acl.*) -> its C prototype and returns
@@ -39,7 +39,7 @@ PROTOTYPES |= {**rt_kernels.ROWS, **rt_memory_extras.ROWS, **op_extras.ROWS, **b
 PROTOTYPES |= {**rt_devices.ROWS, **rt_tasks.ROWS, **top_more.ROWS}
 PROTOTYPES |= {**mdl_dynamic.ROWS, **mdl_config.ROWS, **mdl_aipp.ROWS, **media_vpc.ROWS,
                **media_channels.ROWS, **prof.ROWS}
-PROTOTYPES |= rt_memory.ROWS
+PROTOTYPES |= {**rt_memory.ROWS, **rt_vmm_access.ROWS}
 
 
 def failure(name: str):

@@ -29,7 +29,8 @@ _U64 = 1 << 64
 #: aclDataType; ACL_FLOAT16 and ACL_BF16 are 16-bit patterns)
 #: calls bound by hand below (the rest are read from their declaration)
 SPECIAL = ("nn.create_tensor", "nn.create_scalar", "rt.mem_pool_create", "rt.mem_pool_set_attr",
-           "rt.mem_pool_get_attr", "rt.memcpy_batch", "rt.launch_host_func")
+           "rt.mem_pool_get_attr", "rt.memcpy_batch", "rt.launch_host_func",
+           "rt.mem_set_access", "rt.mem_get_access")
 #: acl_rt.h ``typedef void (*aclrtHostFunc)(void* args);``
 HOST_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 #: aclrtMemPoolAttr values whose value is a uint32_t (the reuse switches); the others are
@@ -52,6 +53,12 @@ class MemPoolProps(ctypes.Structure):
 class MemcpyBatchAttr(ctypes.Structure):
     """acl_rt.h aclrtMemcpyBatchAttr."""
     _fields_ = [("dstLoc", MemLocation), ("srcLoc", MemLocation), ("rsv", ctypes.c_uint8 * 16)]
+
+
+class MemAccessDesc(ctypes.Structure):
+    """acl_rt.h aclrtMemAccessDesc: aclrtMemAccessFlags flags, aclrtMemLocation location,
+    uint8_t rsv[12]."""
+    _fields_ = [("flags", ctypes.c_int), ("location", MemLocation), ("rsv", ctypes.c_uint8 * 12)]
 
 
 def _location(call: str, where: str, value) -> MemLocation:
@@ -290,6 +297,27 @@ class Native:
             ctypes.addressof(table), array(ctypes.c_size_t, "attrsIndexes", attrs_indexes), k,
             ctypes.byref(fail))
         return fail.value, ret
+
+    def _mem_set_access(self, vir_ptr, size, desc):
+        """The desc list as a C array of aclrtMemAccessDesc, count its length."""
+        c = "aclrtMemSetAccess"
+        if not isinstance(desc, (list, tuple)):
+            raise TypeError(f"{c}: desc must be a list of dicts, not {type(desc).__name__}")
+        table = (MemAccessDesc * max(len(desc), 1))(*(
+            MemAccessDesc(to_c(c, "desc.flags", ctypes.c_int, d["flags"]),
+                          _location(c, "desc.location", d["location"])) for d in desc))
+        return self._c("rt.mem_set_access")(to_c(c, "virPtr", ctypes.c_void_p, vir_ptr),
+                                            to_c(c, "size", ctypes.c_size_t, size),
+                                            ctypes.addressof(table), len(desc))
+
+    def _mem_get_access(self, vir_ptr, location):
+        """``location`` goes in behind a pointer ([in] in acl_rt.h); the uint64_t flag
+        comes back."""
+        c = "aclrtMemGetAccess"
+        where, flag = _location(c, "location", location), ctypes.c_uint64()
+        ret = self._c("rt.mem_get_access")(to_c(c, "virPtr", ctypes.c_void_p, vir_ptr),
+                                           ctypes.addressof(where), ctypes.byref(flag))
+        return flag.value, ret
 
     def _launch_host_func(self, stream, fn, args):
         """C calls ``fn(args)`` on the runtime's thread when the stream reaches it: a ctypes

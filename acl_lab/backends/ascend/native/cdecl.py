@@ -18,7 +18,9 @@ name to its width, each entry with the header that defines it:
   the opaque structs aclTensor, aclScalar, aclOpExecutor;
 - hicann/runtime include/external/acl/acl_rt_memory_soma.h: ``typedef void* aclrtMemPool;``,
   the enum aclrtMemPoolAttr and the struct aclrtMemPoolProps; acl_rt.h's struct
-  aclrtMemcpyBatchAttr (both laid out by bindings.py, passed behind a pointer).
+  aclrtMemcpyBatchAttr (both laid out by bindings.py, passed behind a pointer);
+  acl_rt.h's ``typedef void* aclrtDrvMemHandle;`` and the structs aclrtMemAccessDesc and
+  aclrtMemLocation (aclrtMemSetAccess / aclrtMemGetAccess, laid out by bindings.py).
 
 A C enum is as wide as ``int`` on every ABI CANN supports (aarch64 and x86-64 Linux): 32
 bits. Passing it as a 64-bit value is the bug this table exists to prevent.
@@ -43,10 +45,11 @@ SCALARS: dict[str, type] = {
 }
 #: handle typedefs (``typedef void* X``): passed and returned as addresses
 HANDLES = frozenset(("aclrtStream", "aclrtEvent", "aclrtContext", "aclmdlRI", "aclrtTaskGrp",
-                     "aclrtMemPool", "aclrtHostFunc"))   # aclrtHostFunc: a function pointer
+                     "aclrtMemPool", "aclrtHostFunc", "aclrtDrvMemHandle"))   # aclrtHostFunc: a function pointer
 #: opaque structs: only ever behind a pointer
 STRUCTS = frozenset(("void", "aclTensor", "aclScalar", "aclOpExecutor", "aclDataBuffer",
-                     "aclmdlDesc", "aclmdlDataset", "aclrtMemPoolProps", "aclrtMemcpyBatchAttr"))
+                     "aclmdlDesc", "aclmdlDataset", "aclrtMemPoolProps", "aclrtMemcpyBatchAttr",
+                     "aclrtMemAccessDesc", "aclrtMemLocation"))
 #: what an error-code result is called in the C declaration
 CODES = ("aclError", "aclnnStatus")
 #: parameters the headers mark [IN/OUT]: the value goes in and the new one comes back.
