@@ -78,15 +78,20 @@ class EventCalls:
                              "order a model against work outside it, and the host cannot wait "
                              "on it or time it. Use an event without that flag.").format(
                                call=call, event=f"0x{handle:x}"))
+        self.not_in_capture(e, call)
+        return e
+
+    def not_in_capture(self, e: Event, call: str) -> None:
+        """The host may not wait on, time or query an event recorded inside a capture in
+        progress (ApiErrorDecorator: ACL_ERROR_RT_EVENT_CAPTURED)."""
         cap = self.capture.event_capture(e)
         if cap is not None:
             raise SimError(C.ACL_ERROR_RT_EVENT_CAPTURED,
                            _("{call}: event {event} was recorded inside the capture of stream "
                              "{stream}, which is still in progress; its record runs only when "
                              "the model runs. End the capture first.").format(
-                               call=call, event=f"0x{handle:x}",
+                               call=call, event=f"0x{e.handle:x}",
                                stream=f"0x{cap.stream.handle:x}"))
-        return e
 
     def query_event(self, handle: int) -> int:
         e = self.event(handle, "aclrtQueryEventStatus")

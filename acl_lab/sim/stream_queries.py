@@ -64,12 +64,7 @@ def _queryable(rt, handle: int, call: str, new_mode_ok: bool):
                          "ACL_EVENT_EXTERNAL event; the runtime does not answer this query "
                          "for it. Use acl.rt.query_event_status.").format(
                            call=call, event=f"0x{handle:x}"))
-    cap = rt.capture.event_capture(e)
-    if cap is not None:
-        raise SimError(C.ACL_ERROR_RT_EVENT_CAPTURED,
-                       _("{call}: event {event} was recorded inside the capture of stream "
-                         "{stream}, which is still in progress. End the capture first.").format(
-                           call=call, event=f"0x{handle:x}", stream=f"0x{cap.stream.handle:x}"))
+    rt.not_in_capture(e, call)
     rt.sched.now_us += rt.profile.rates.api_us        # polling takes host time
     return e
 
